@@ -1,8 +1,9 @@
 #include "storage/label_selector.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <limits>
+#include <iterator>
 #include <set>
 #include <utility>
 
@@ -27,10 +28,8 @@ constexpr std::string_view kBinaryOperators = "in, notin, =, ==, !=, gt, lt";
 constexpr size_t kMaxNameLength = 63;
 constexpr size_t kMaxSubdomainLength = 253;
 
-bool IsAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
 bool IsQualifiedNamePart(std::string_view s) {
@@ -39,19 +38,16 @@ bool IsQualifiedNamePart(std::string_view s) {
                      [](char c) { return IsAlnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
-// Dot-separated labels, each [a-z0-9]([-a-z0-9]*[a-z0-9])?
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*, i.e. non-empty dot-separated
+// labels that start and end with a lower-case alphanumeric.
 bool IsDns1123Subdomain(std::string_view s) {
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    std::string_view label = s.substr(start, dot == std::string_view::npos ? s.npos : dot - start);
-    if (label.empty() || !IsLowerAlnum(label.front()) || !IsLowerAlnum(label.back())) return false;
-    for (char c : label) {
-      if (!IsLowerAlnum(c) && c != '-') return false;
-    }
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
+  if (s.empty() || !IsLowerAlnum(s.front()) || !IsLowerAlnum(s.back())) return false;
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    bool ok = s[i] == '.' ? IsLowerAlnum(s[i - 1]) && IsLowerAlnum(s[i + 1])
+                          : IsLowerAlnum(s[i]) || s[i] == '-';
+    if (!ok) return false;
   }
+  return true;
 }
 
 std::string MaxLen(size_t n) { return "must be no more than " + std::to_string(n) + " characters"; }
@@ -71,7 +67,9 @@ std::vector<std::string> KeyErrors(std::string_view key) {
     if (prefix.empty()) {
       errs.push_back("prefix part must be non-empty");
     } else {
-      if (prefix.size() > kMaxSubdomainLength) errs.push_back("prefix part " + MaxLen(kMaxSubdomainLength));
+      if (prefix.size() > kMaxSubdomainLength) {
+        errs.push_back("prefix part " + MaxLen(kMaxSubdomainLength));
+      }
       if (!IsDns1123Subdomain(prefix)) errs.push_back("prefix part " + std::string(kSubdomainMsg));
     }
   }
@@ -100,126 +98,69 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
-// Upstream reports a list of field errors with duplicates dropped, bracketing it when there are
-// several.
-std::string Aggregate(const std::vector<std::string>& errs) {
-  std::vector<std::string> unique;
-  for (const auto& e : errs) {
-    if (std::find(unique.begin(), unique.end(), e) == unique.end()) unique.push_back(e);
-  }
-  return unique.size() == 1 ? unique[0] : "[" + Join(unique, ", ") + "]";
-}
-
-// Length of the well-formed UTF-8 sequence at s[i], or 0 when it is malformed.
-size_t RuneLength(std::string_view s, size_t i, uint32_t* rune) {
-  auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  unsigned char c = b(0);
-  size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (c >= 0xF5 || n == 0 || i + n > s.size()) return 0;
-  uint32_t r = c & (0x7F >> n);
+// Length of the well-formed UTF-8 sequence at s[i] (a lead byte >= 0x80), or 0 if malformed.
+size_t RuneLength(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  size_t n = byte(0) >= 0xF0 ? 4 : byte(0) >= 0xE0 ? 3 : byte(0) >= 0xC2 ? 2 : 0;
+  if (byte(0) >= 0xF5 || n == 0 || i + n > s.size()) return 0;
+  uint32_t r = byte(0) & (0x7F >> n);
   for (size_t k = 1; k < n; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    r = (r << 6) | (b(k) & 0x3F);
+    if ((byte(k) & 0xC0) != 0x80) return 0;
+    r = (r << 6) | (byte(k) & 0x3F);
   }
-  if ((n == 3 && (r < 0x800 || (r >= 0xD800 && r <= 0xDFFF))) || (n == 4 && (r < 0x10000 || r > 0x10FFFF))) {
-    return 0;
-  }
-  *rune = r;
-  return n;
+  bool bad = (n == 3 && (r < 0x800 || (r >= 0xD800 && r <= 0xDFFF))) || (n == 4 && r < 0x10000);
+  return bad || r > 0x10FFFF ? 0 : n;
 }
 
-// Close to Go's %q, which upstream uses to show the offending key or value.
+// Close to Go's %q, which upstream uses to show the offending key or value: malformed bytes and
+// control characters (C1 ones included) are escaped, other UTF-8 is kept.
 std::string GoQuote(std::string_view s) {
+  static constexpr std::pair<char, char> kNamed[] = {{'"', '"'},  {'\\', '\\'}, {'\a', 'a'},
+                                                     {'\b', 'b'}, {'\f', 'f'},  {'\n', 'n'},
+                                                     {'\r', 'r'}, {'\t', 't'},  {'\v', 'v'}};
   std::string out = "\"";
   char buf[16];
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      switch (c) {
-        case '"': out += "\\\""; continue;
-        case '\\': out += "\\\\"; continue;
-        case '\a': out += "\\a"; continue;
-        case '\b': out += "\\b"; continue;
-        case '\f': out += "\\f"; continue;
-        case '\n': out += "\\n"; continue;
-        case '\r': out += "\\r"; continue;
-        case '\t': out += "\\t"; continue;
-        case '\v': out += "\\v"; continue;
-      }
-      if (c >= 0x20 && c < 0x7F) {
-        out += static_cast<char>(c);
-      } else {
-        std::snprintf(buf, sizeof buf, "\\x%02x", c);
-        out += buf;
-      }
-      continue;
-    }
-    uint32_t rune = 0;
-    size_t n = RuneLength(s, i, &rune);
-    if (n == 0) {
+    size_t n = c < 0x80 ? 1 : RuneLength(s, i);
+    auto named = std::find_if(std::begin(kNamed), std::end(kNamed),
+                              [&](const auto& e) { return e.first == s[i]; });
+    if (named != std::end(kNamed)) {
+      out += {'\\', named->second};
+    } else if (n == 0 || c < 0x20 || c == 0x7F) {
       std::snprintf(buf, sizeof buf, "\\x%02x", c);
       out += buf;
-      ++i;
-    } else if (rune < 0xA0) {  // C1 controls are not printable.
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(rune));
+    } else if (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {  // C1 control.
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(s[i + 1]));
       out += buf;
-      i += n;
     } else {
       out.append(s.substr(i, n));
-      i += n;
     }
+    i += n == 0 ? 1 : n;
   }
   return out + "\"";
 }
 
-// strconv.ParseInt(s, 10, 64): optional sign, decimal digits, no surrounding space.
+// strconv.ParseInt(s, 10, 64): an optional sign, then decimal digits only; out of range fails.
 std::optional<int64_t> ParseInt64(std::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return std::nullopt;
-  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    unsigned d = static_cast<unsigned>(c - '0');
-    if (v > (limit - d) / 10) return std::nullopt;
-    v = v * 10 + d;
-  }
-  if (negative) return v == (uint64_t{1} << 63) ? std::numeric_limits<int64_t>::min() : -static_cast<int64_t>(v);
-  return static_cast<int64_t>(v);
+  if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);  // from_chars lacks '+'.
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
 }
-
-enum class Tok : uint8_t {
-  kError, kEnd, kOpenPar, kClosePar, kComma, kNot, kEquals, kDoubleEquals, kNotEquals,
-  kGreater, kLess, kIn, kNotIn, kIdentifier,
-};
-
-struct Item {
-  Tok tok;
-  std::string text;
-};
 
 bool IsWhitespace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool IsSpecial(char c) { return std::string_view("=!(),<>").find(c) != std::string_view::npos; }
 
-bool IsSpecial(char c) {
-  return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' || c == '<';
-}
-
-std::optional<Tok> SymbolToken(std::string_view s) {
-  static constexpr std::pair<std::string_view, Tok> kSymbols[] = {
-      {"(", Tok::kOpenPar}, {")", Tok::kClosePar},     {",", Tok::kComma},
-      {"!", Tok::kNot},     {"=", Tok::kEquals},       {"==", Tok::kDoubleEquals},
-      {"!=", Tok::kNotEquals}, {">", Tok::kGreater},   {"<", Tok::kLess},
-  };
-  for (const auto& [text, tok] : kSymbols) {
-    if (s == text) return tok;
-  }
-  return std::nullopt;
-}
+// A token is a word (a run of anything but whitespace and the special characters; this includes
+// `in` and `notin`), an operator or punctuation spelt with special characters, or the end. Words
+// and symbols never share a spelling, so the text alone tells them apart.
+struct Item {
+  std::string text;
+  bool word = false;
+  bool end = false;
+};
 
 class Lexer {
  public:
@@ -228,9 +169,26 @@ class Lexer {
   Item Next() {
     char c = Read();
     while (IsWhitespace(c)) c = Read();
-    if (c == '\0') return {Tok::kEnd, ""};
+    if (c == '\0') return {"", false, true};
     --pos_;
-    return IsSpecial(c) ? ScanSymbol() : ScanWord();
+    Item item{"", !IsSpecial(c), false};
+    static constexpr std::string_view kSymbols[] = {"(", ")", ",", "!", "=", "==", "!=", ">", "<"};
+    for (c = Read(); c != '\0'; c = Read()) {
+      if (item.word ? IsSpecial(c) || IsWhitespace(c) : !IsSpecial(c)) {
+        --pos_;
+        break;
+      }
+      item.text += c;
+      // Symbols take the longest run that still spells one ("!=" beats "!", "==" beats "=");
+      // every special character is a symbol on its own, so a symbol token is never empty.
+      if (!item.word &&
+          std::find(std::begin(kSymbols), std::end(kSymbols), item.text) == std::end(kSymbols)) {
+        item.text.pop_back();
+        --pos_;
+        break;
+      }
+    }
+    return item;
   }
 
  private:
@@ -238,41 +196,6 @@ class Lexer {
   // end of a token (or, between tokens, of the selector). Sharing that sentinel keeps our
   // tokenisation byte-for-byte identical to theirs.
   char Read() { return pos_ < s_.size() ? s_[pos_++] : '\0'; }
-
-  Item ScanWord() {
-    std::string word;
-    for (char c = Read(); c != '\0'; c = Read()) {
-      if (IsSpecial(c) || IsWhitespace(c)) {
-        --pos_;
-        break;
-      }
-      word += c;
-    }
-    if (word == "in") return {Tok::kIn, word};
-    if (word == "notin") return {Tok::kNotIn, word};
-    return {Tok::kIdentifier, std::move(word)};
-  }
-
-  // Longest run of symbol characters that still forms an operator: "!=" beats "!", "==" beats "=".
-  Item ScanSymbol() {
-    std::string run;
-    std::optional<Item> best;
-    for (char c = Read(); c != '\0'; c = Read()) {
-      if (!IsSpecial(c)) {
-        --pos_;
-        break;
-      }
-      run += c;
-      if (auto tok = SymbolToken(run)) {
-        best = Item{*tok, run};
-      } else if (best) {
-        --pos_;
-        break;
-      }
-    }
-    if (!best) return {Tok::kError, "error expected: keyword found '" + run + "'"};
-    return *std::move(best);
-  }
 
   std::string_view s_;
   size_t pos_ = 0;
@@ -286,26 +209,26 @@ class LabelSelector::Parser {
     Lexer lexer(text);
     do {
       items_.push_back(lexer.Next());
-    } while (items_.back().tok != Tok::kEnd);
+    } while (!items_.back().end);
   }
 
   Result<std::vector<Requirement>> ParseAll() {
     std::vector<Requirement> reqs;
     while (true) {
       const Item& head = Peek();
-      if (head.tok == Tok::kEnd) return reqs;
-      if (Tok t = Kind(head); t != Tok::kIdentifier && t != Tok::kNot) {
+      if (head.end) return reqs;
+      if (!StartsRequirement(head)) {
         return Error("found '" + head.text + "', expected: !, identifier, or 'end of string'");
       }
       Result<Requirement> req = ParseRequirement();
       if (!req.ok()) return Error("unable to parse requirement: " + req.status().message());
       reqs.push_back(std::move(*req));
       const Item& sep = Consume();
-      if (sep.tok == Tok::kEnd) return reqs;
-      if (sep.tok != Tok::kComma) {
+      if (sep.end) return reqs;
+      if (sep.text != ",") {
         return Error("found '" + sep.text + "', expected: ',' or 'end of string'");
       }
-      if (Tok t = Kind(Peek()); t != Tok::kIdentifier && t != Tok::kNot) {
+      if (!StartsRequirement(Peek())) {
         return Error("found '" + Peek().text + "', expected: identifier after ','");
       }
     }
@@ -313,13 +236,9 @@ class LabelSelector::Parser {
 
  private:
   static Status Error(std::string msg) { return Status::BadRequest(std::move(msg)); }
+  static bool StartsRequirement(const Item& item) { return item.word || item.text == "!"; }
 
-  // Everywhere but the operator position, `in` and `notin` are plain identifiers, so keys and
-  // values may be spelled that way (`in in (notin)` is valid).
-  static Tok Kind(const Item& item) {
-    return item.tok == Tok::kIn || item.tok == Tok::kNotIn ? Tok::kIdentifier : item.tok;
-  }
-  // The last item is always kEnd; never step past it.
+  // The last item is always the end; never step past it.
   const Item& Peek() const { return items_[pos_]; }
   const Item& Consume() {
     const Item& item = items_[pos_];
@@ -330,71 +249,64 @@ class LabelSelector::Parser {
   Result<Requirement> ParseRequirement() {
     Requirement req;
     const Item* item = &Consume();
-    bool negated = item->tok == Tok::kNot;
+    bool negated = item->text == "!";
     if (negated) item = &Consume();
-    if (Kind(*item) != Tok::kIdentifier) {
-      return Error("found '" + item->text + "', expected: identifier");
-    }
+    if (!item->word) return Error("found '" + item->text + "', expected: identifier");
     req.key = item->text;
     if (auto errs = KeyErrors(req.key); !errs.empty()) {
       return Error("<nil>: Invalid value: " + GoQuote(req.key) + ": " + Join(errs, "; "));
     }
-    Tok next = Peek().tok;
-    if (negated || next == Tok::kEnd || next == Tok::kComma) {
+    if (negated || Peek().end || Peek().text == ",") {
       req.op = negated ? Operator::kDoesNotExist : Operator::kExists;
       return req;
     }
+    // Only here are the words `in` and `notin` keywords; elsewhere they are plain identifiers.
+    static constexpr std::pair<std::string_view, Operator> kBinary[] = {
+        {"in", Operator::kIn},        {"notin", Operator::kNotIn},
+        {"=", Operator::kEquals},     {"==", Operator::kDoubleEquals},
+        {"!=", Operator::kNotEquals}, {">", Operator::kGreaterThan},
+        {"<", Operator::kLessThan}};
     const Item& op = Consume();
-    switch (op.tok) {
-      case Tok::kIn: req.op = Operator::kIn; break;
-      case Tok::kNotIn: req.op = Operator::kNotIn; break;
-      case Tok::kEquals: req.op = Operator::kEquals; break;
-      case Tok::kDoubleEquals: req.op = Operator::kDoubleEquals; break;
-      case Tok::kNotEquals: req.op = Operator::kNotEquals; break;
-      case Tok::kGreater: req.op = Operator::kGreaterThan; break;
-      case Tok::kLess: req.op = Operator::kLessThan; break;
-      default:
-        return Error("found '" + op.text + "', expected: " + std::string(kBinaryOperators));
+    auto found = std::find_if(std::begin(kBinary), std::end(kBinary),
+                              [&](const auto& e) { return e.first == op.text; });
+    if (found == std::end(kBinary)) {
+      return Error("found '" + op.text + "', expected: " + std::string(kBinaryOperators));
     }
+    req.op = found->second;
     std::set<std::string> values;
     Status st = (req.op == Operator::kIn || req.op == Operator::kNotIn) ? ParseValueSet(&values)
-                                                                          : ParseExactValue(&values);
+                                                                        : ParseExactValue(&values);
     if (!st.ok()) return st;
     req.values.assign(values.begin(), values.end());
     return Validate(std::move(req));
   }
 
-  // "(" [values] ")", where empty entries ("(,a)", "(a,,b)", "()") stand for the empty value.
+  // "(" values ")". Empty entries ("()", "(,a)", "(a,)", "(a,,b)") stand for the empty value;
+  // the loop mirrors upstream's so that its oddities ("(a,,)" fails, "(a,,,)" does not) match.
   Status ParseValueSet(std::set<std::string>* values) {
     const Item& open = Consume();
-    if (open.tok != Tok::kOpenPar) return Error("found '" + open.text + "' expected: '('");
-    Tok first = Kind(Peek());
-    if (first == Tok::kClosePar) {
+    if (open.text != "(") return Error("found '" + open.text + "' expected: '('");
+    if (Peek().text == ")") {
       Consume();
       values->insert("");
       return Status::OK();
     }
-    if (first != Tok::kIdentifier && first != Tok::kComma) {
+    if (!Peek().word && Peek().text != ",") {
       return Error("found '" + Peek().text + "', expected: ',', ')' or identifier");
     }
     while (true) {
       const Item& item = Consume();
-      Tok kind = Kind(item);
-      if (kind == Tok::kIdentifier) {
+      if (item.word) {
         values->insert(item.text);
-        Tok after = Peek().tok;
-        if (after == Tok::kClosePar) break;
-        if (after != Tok::kComma) {
-          return Error("found '" + Peek().text + "', expected: ',' or ')'");
-        }
-      } else if (kind == Tok::kComma) {
+        if (Peek().text == ")") break;
+        if (Peek().text != ",") return Error("found '" + Peek().text + "', expected: ',' or ')'");
+      } else if (item.text == ",") {
         if (values->empty()) values->insert("");
-        Tok after = Peek().tok;
-        if (after == Tok::kClosePar) {
+        if (Peek().text == ")") {
           values->insert("");
           break;
         }
-        if (after == Tok::kComma) {
+        if (Peek().text == ",") {
           Consume();
           values->insert("");
         }
@@ -407,15 +319,12 @@ class LabelSelector::Parser {
   }
 
   Status ParseExactValue(std::set<std::string>* values) {
-    Tok next = Peek().tok;
-    if (next == Tok::kEnd || next == Tok::kComma) {
+    if (Peek().end || Peek().text == ",") {
       values->insert("");
       return Status::OK();
     }
     const Item& item = Consume();
-    if (Kind(item) != Tok::kIdentifier) {
-      return Error("found '" + item.text + "', expected: identifier");
-    }
+    if (!item.word) return Error("found '" + item.text + "', expected: identifier");
     values->insert(item.text);
     return Status::OK();
   }
@@ -438,7 +347,10 @@ class LabelSelector::Parser {
                        "]: Invalid value: " + GoQuote(req.values[i]) + ": " + Join(v, "; "));
       }
     }
-    if (!errs.empty()) return Error(Aggregate(errs));
+    // Upstream aggregates field errors, bracketing the list when there are several (the messages
+    // here are always distinct, so its de-duplication has nothing to do).
+    if (errs.size() == 1) return Error(errs[0]);
+    if (!errs.empty()) return Error("[" + Join(errs, ", ") + "]");
     return req;
   }
 
@@ -492,7 +404,8 @@ std::optional<std::string> LabelSelector::RequiresExactMatch(std::string_view ke
   // Only the first requirement on the key counts, as upstream.
   for (const Requirement& r : requirements_) {
     if (r.key != key) continue;
-    bool exact = r.op == Operator::kEquals || r.op == Operator::kDoubleEquals || r.op == Operator::kIn;
+    bool exact =
+        r.op == Operator::kEquals || r.op == Operator::kDoubleEquals || r.op == Operator::kIn;
     if (exact && r.values.size() == 1) return r.values[0];
     return std::nullopt;
   }
@@ -515,12 +428,9 @@ std::string LabelSelector::RequirementString(const Requirement& r) {
 }
 
 std::string LabelSelector::ToString() const {
-  std::string out;
-  for (size_t i = 0; i < requirements_.size(); ++i) {
-    if (i > 0) out += ',';
-    out += RequirementString(requirements_[i]);
-  }
-  return out;
+  std::vector<std::string> parts;
+  for (const Requirement& r : requirements_) parts.push_back(RequirementString(r));
+  return Join(parts, ",");
 }
 
 }  // namespace kube::storage
