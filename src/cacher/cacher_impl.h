@@ -1,0 +1,84 @@
+// Internal state of cacher::Cacher, shared by cacher.cc (initialisation, reads, delegation) and
+// cacher_watch.cc (watch registration, dispatch, bookmarks, progress requests).
+//
+// Threads: the reflector (feeds the cache from one storage watch and dispatches to watchers) and
+// the ticker (progress requests while reads wait for freshness; bookmarks). Request threads take
+// mu_ briefly to read the cache or register watchers; dispatch happens outside mu_ so a slow
+// watcher can never stall reads.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cacher/cache_watcher.h"
+#include "cacher/cacher.h"
+#include "cacher/watch_cache.h"
+
+namespace kube::cacher {
+
+// The dispatcher's allowance for blocking on full watchers: refills 50 ms per second of wall
+// time up to a cap (kube's timeBudget). Used by the reflector thread only.
+class TimeBudget {
+ public:
+  explicit TimeBudget(std::chrono::milliseconds cap) : cap_(cap), budget_(cap), last_(Clock::now()) {}
+  Clock::duration Take();
+  void Return(Clock::duration unused);
+
+ private:
+  Clock::duration cap_;
+  Clock::duration budget_;
+  Clock::time_point last_;
+};
+
+class Cacher::Impl {
+ public:
+  Impl(storage::Interface* storage, CacherConfig config, Options options);
+  ~Impl();
+
+  // --- cacher.cc
+  void ReflectorLoop();
+  // One initialisation plus the event stream that follows it; returns when the stream ends.
+  void RunReflectorOnce();
+  void ProcessEvent(const storage::WatchEvent& event);
+  std::string KeyOf(const storage::Object& obj) const;
+  storage::Attrs AttrsOf(const storage::Object& obj) const;
+  // 429 with kube's Retry-After growth for an initialising cache.
+  Status NotReadyLocked() const;
+  // Waits until the cache's RV reaches `rv` (asking storage for progress meanwhile).
+  Status WaitUntilFreshLocked(std::unique_lock<std::mutex>& lock, uint64_t rv);
+  storage::ObjectPtr CachedLocked(const std::string& key) const;
+  Result<storage::ListResult> ListFromCacheLocked(const std::string& key, bool recursive,
+                                                  const storage::SelectionPredicate& pred,
+                                                  bool honour_limit) const;
+
+  // --- cacher_watch.cc
+  Result<storage::WatchStreamPtr> Watch(std::string_view key, const storage::ListOptions& options);
+  void Dispatch(const CacheEventPtr& event);
+  void TerminateAllWatchersLocked();
+  void TickerLoop();
+  size_t WatcherQueueCapacityLocked() const;
+
+  storage::Interface* const storage_;
+  const CacherConfig config_;
+  const Options options_;
+  std::string prefix_;  // resource prefix with a trailing '/'
+  storage::ObjectPtr empty_object_;
+
+  mutable std::mutex mu_;
+  std::condition_variable fresh_cv_;  // cache RV moved, readiness changed, or stopping
+  WatchCache cache_;                  // guarded by mu_
+  bool ready_ = false;                // guarded by mu_
+  Clock::time_point not_ready_since_; // guarded by mu_
+  std::vector<std::shared_ptr<CacheWatcher>> watchers_;  // guarded by mu_
+  int freshness_waiters_ = 0;         // guarded by mu_
+  bool stopping_ = false;             // guarded by mu_
+  storage::WatchStream* reflector_stream_ = nullptr;  // guarded by mu_
+
+  TimeBudget budget_;  // reflector thread only
+  std::thread reflector_;
+  std::thread ticker_;
+};
+
+}  // namespace kube::cacher
