@@ -35,12 +35,14 @@ test: build
 bench: build
 	./$(BUILD_DIR)/bench/storage_bench
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of every test, in its own directory.
+# Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
+# the default) or SANITIZER=thread (TSan).
+SANITIZER ?= address
 sanitize: deps
-	@cmake -S . -B $(BUILD_DIR)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUBE_SANITIZE=ON \
-	  -DKUBE_BUILD_BENCHMARKS=OFF >/dev/null
-	cmake --build $(BUILD_DIR)-asan -j $(JOBS)
-	cd $(BUILD_DIR)-asan && ctest -j $(JOBS) --output-on-failure
+	@cmake -S . -B $(BUILD_DIR)-$(SANITIZER) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DKUBE_SANITIZER=$(SANITIZER) -DKUBE_BUILD_BENCHMARKS=OFF >/dev/null
+	cmake --build $(BUILD_DIR)-$(SANITIZER) -j $(JOBS)
+	cd $(BUILD_DIR)-$(SANITIZER) && ctest -j $(JOBS) --output-on-failure
 
 run: build
 	@if [ -x $(BUILD_DIR)/kube-apiserver-lite ]; then \
@@ -52,4 +54,4 @@ run: build
 	fi
 
 clean:
-	rm -rf $(BUILD_DIR) $(BUILD_DIR)-asan
+	rm -rf $(BUILD_DIR) $(BUILD_DIR)-address $(BUILD_DIR)-thread

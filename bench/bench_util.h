@@ -130,7 +130,9 @@ class Table {
       char value[32];
       std::snprintf(value, sizeof value, r.unit == "ms" || r.unit == "us" ? "%.1f" : "%.0f", r.value);
       char cost[32] = "-";
-      if (!std::isnan(r.cost)) std::snprintf(cost, sizeof cost, "%.2fx", r.cost);
+      if (!std::isnan(r.cost)) {
+        std::snprintf(cost, sizeof cost, r.cost >= 100 ? "%.0fx" : "%.2fx", r.cost);
+      }
       std::printf("  %-48s %14s %-6s %9s  %-26s %s\n", r.name.c_str(), value, r.unit.c_str(), cost,
                   r.vs.c_str(), r.ok ? "ok" : "FAIL");
     }
@@ -140,6 +142,15 @@ class Table {
  private:
   std::vector<Row> rows_;
 };
+
+// metadata.name of an object, "" when it has none (never throws).
+inline std::string ObjectName(const nlohmann::json& obj) {
+  if (!obj.is_object()) return "";
+  auto meta = obj.find("metadata");
+  if (meta == obj.end() || !meta->is_object()) return "";
+  auto name = meta->find("name");
+  return name != meta->end() && name->is_string() ? name->get<std::string>() : "";
+}
 
 // --- the test object: a typical Pod (~1 KB serialized) named `name` in `ns`.
 inline nlohmann::json MakePod(std::string_view ns, std::string_view name, int n) {
@@ -171,8 +182,7 @@ inline nlohmann::json MakePod(std::string_view ns, std::string_view name, int n)
            {"env", {{{"name", "POD_SHARD"}, {"value", shard}}}},
            {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "128Mi"}}},
                           {"limits", {{"cpu", "500m"}, {"memory", "256Mi"}}}}},
-           {"imagePullPolicy", "IfNotPresent"},
-           {"terminationMessagePath", "/dev/termination-log"}}}},
+           {"imagePullPolicy", "IfNotPresent"}}}},
         {"restartPolicy", "Always"},
         {"dnsPolicy", "ClusterFirst"},
         {"serviceAccountName", "default"},

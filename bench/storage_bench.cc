@@ -41,7 +41,10 @@ constexpr size_t kObjects = 10'000;        // Pods created (the GetList size)
 constexpr size_t kStorageGets = 20'000;
 constexpr int kListRuns = 20;              // GetList latency samples per variant
 constexpr size_t kCacherGets = 100'000;
-constexpr WatchFanoutConfig kWatch{.watchers = 1000, .writes = 200, .spacing = 2000us};
+// Two write rates: 500/s overloads a single dispatcher waking 1000 OS threads on 2 cores (the kv
+// layer turns that into writer back-pressure, the cacher into a backlog), 100/s does not.
+constexpr WatchFanoutConfig kWatchFast{.watchers = 1000, .writes = 200, .spacing = 2000us, .ns = "watch-fast"};
+constexpr WatchFanoutConfig kWatchSteady{.watchers = 1000, .writes = 100, .spacing = 10000us, .ns = "watch-steady"};
 
 std::string PodKey(size_t i) {
   char key[64];
@@ -54,7 +57,7 @@ std::string PodName(size_t i) {
   return name;
 }
 bool HasName(const storage::ObjectPtr& obj, const std::string& name) {
-  return obj != nullptr && obj->at("metadata").at("name").get_ref<const std::string&>() == name;
+  return obj != nullptr && ObjectName(*obj) == name;
 }
 
 // GetList of every Pod under "/pods/" with `rv`, kListRuns times; p50/p99 in ms into the table.
@@ -101,7 +104,7 @@ int main() {
               kRounds, pod_json.size(), kValueBytes);
   std::fflush(stdout);
   Table table;
-  Expect(pod_json.size() > 900 && pod_json.size() < 1300, "Pod object is not ~1 KB");
+  Expect(pod_json.size() > 900 && pod_json.size() < 1200, "Pod object is not ~1 KB");
 
   // 1. Raw RocksDB baseline.
   const RawBaseline raw = MeasureRawBaseline(RawBaselineConfig{
@@ -222,13 +225,15 @@ int main() {
   }
 
   // 5. Watch fan-out.
-  char title[128];
-  std::snprintf(title, sizeof title, "5. watch delivery, %d watchers, %d writes %lld us apart",
-                kWatch.watchers, kWatch.writes, static_cast<long long>(kWatch.spacing.count()));
-  table.Section(title);
-  WatchRows(&table, "kv::Watcher latency", KvWatchFanout(kv.get(), kWatch), raw);
-  WatchRows(&table, "Cacher watch latency", CacherWatchFanout(kv.get(), &store, cacher.get(), kWatch),
-            raw);
+  for (const WatchFanoutConfig& config : {kWatchFast, kWatchSteady}) {
+    char title[128];
+    std::snprintf(title, sizeof title, "5. watch delivery, %d watchers, %d writes %lld us apart",
+                  config.watchers, config.writes, static_cast<long long>(config.spacing.count()));
+    table.Section(title);
+    WatchRows(&table, "kv::Watcher latency", KvWatchFanout(kv.get(), config), raw);
+    WatchRows(&table, "Cacher watch latency",
+              CacherWatchFanout(kv.get(), &store, cacher.get(), config), raw);
+  }
 
   cacher.reset();
   table.Print();

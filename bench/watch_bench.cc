@@ -187,15 +187,14 @@ WatchFanoutResult CacherWatchFanout(kv::Store* kv, storage::Interface* writer,
                                  (ev.type == storage::WatchEventType::kError
                                       ? ": " + ev.error.ToString() : ""));
           }
-          const auto& name = ev.object->at("metadata").at("name").get_ref<const std::string&>();
-          if (!sink.Deliver(TrailingIndex(name), now)) return;
+          if (!sink.Deliver(TrailingIndex(ObjectName(*ev.object)), now)) return;
         }
       },
       [&](int i) {
         char name[32];
         std::snprintf(name, sizeof name, "watch-%04d", i);
-        auto created = writer->Create(std::string("/pods/watch/") + name,
-                                      MakePod("watch", name, i), 0);
+        auto created = writer->Create("/pods/" + std::string(config.ns) + "/" + name,
+                                      MakePod(config.ns, name, i), 0);
         return created.ok() || Fail("Create: " + created.status().ToString());
       });
 }

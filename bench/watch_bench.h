@@ -25,6 +25,8 @@ struct WatchFanoutConfig {
   std::chrono::microseconds spacing{2000};
   // How long consumers keep waiting for missing events after the last write.
   std::chrono::seconds grace{10};
+  // Namespace of the Pods the cacher run creates (one per run, so runs do not collide).
+  const char* ns = "watch";
 };
 
 // kv::Watcher objects on the kv prefix "/bench/watch/", each consumed by its own thread; the

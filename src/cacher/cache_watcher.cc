@@ -44,28 +44,33 @@ void CacheWatcher::ScheduleNextBookmarkLocked(Clock::time_point now) {
 }
 
 CacheWatcher::Add CacheWatcher::TryAdd(const CacheEvent& e) {
-  std::lock_guard lock(mu_);
-  if (closed_) return Add::kClosed;
+  // Settings and the interval bound are immutable: convert before taking the lock.
   if (e.resource_version <= interval_.start_after) return Add::kSkipped;
   auto event = settings_.filter.Convert(e);
-  if (!event) return Add::kSkipped;
-  if (queue_.size() >= settings_.queue_capacity) return Add::kFull;
-  queue_.push_back(std::move(*event));
-  last_queued_rv_ = e.resource_version;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return Add::kClosed;
+    if (!event) return Add::kSkipped;
+    if (queue_.size() >= settings_.queue_capacity) return Add::kFull;
+    queue_.push_back(std::move(*event));
+    last_queued_rv_ = e.resource_version;
+  }
+  // Waking after unlocking spares the consumer an immediate second wait on the mutex.
   cv_.notify_all();
   return Add::kQueued;
 }
 
 bool CacheWatcher::AddBlocking(const CacheEvent& e, Clock::time_point until) {
-  std::unique_lock lock(mu_);
-  cv_.wait_until(lock, until, [&] { return closed_ || queue_.size() < settings_.queue_capacity; });
-  if (closed_ || queue_.size() >= settings_.queue_capacity) return false;
   auto event = settings_.filter.Convert(e);
-  if (event) {
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait_until(lock, until, [&] { return closed_ || queue_.size() < settings_.queue_capacity; });
+    if (closed_ || queue_.size() >= settings_.queue_capacity) return false;
+    if (!event) return true;
     queue_.push_back(std::move(*event));
     last_queued_rv_ = e.resource_version;
-    cv_.notify_all();
   }
+  cv_.notify_all();
   return true;
 }
 

@@ -59,6 +59,7 @@ class CacheWatcher {
   CacheWatcher(Settings settings, Interval interval);
 
   enum class Add { kQueued, kSkipped, kFull, kClosed };
+  // Queues the event if there is room, and wakes the consumer.
   Add TryAdd(const CacheEvent& e);
   // Waits for room until `until`; false if there was none (or the watcher closed).
   bool AddBlocking(const CacheEvent& e, Clock::time_point until);

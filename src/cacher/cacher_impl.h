@@ -71,7 +71,12 @@ class Cacher::Impl {
   WatchCache cache_;                  // guarded by mu_
   bool ready_ = false;                // guarded by mu_
   Clock::time_point not_ready_since_; // guarded by mu_
-  std::vector<std::shared_ptr<CacheWatcher>> watchers_;  // guarded by mu_
+  // Copy-on-write, so the dispatcher takes a snapshot with one reference count instead of
+  // copying a thousand pointers per event. Replaced (never mutated) under mu_.
+  using WatcherList = std::vector<std::shared_ptr<CacheWatcher>>;
+  std::shared_ptr<const WatcherList> watchers_ = std::make_shared<WatcherList>();  // guarded by mu_
+  void AddWatcherLocked(std::shared_ptr<CacheWatcher> watcher);
+  void RemoveClosedWatchersLocked();
   int freshness_waiters_ = 0;         // guarded by mu_
   bool stopping_ = false;             // guarded by mu_
   storage::WatchStream* reflector_stream_ = nullptr;  // guarded by mu_

@@ -90,23 +90,24 @@ Result<storage::WatchStreamPtr> Cacher::Impl::Watch(std::string_view key,
     interval.start_after = std::max(cache_rv, *rv);
   }
   auto watcher = std::make_shared<CacheWatcher>(std::move(settings), std::move(interval));
-  watchers_.push_back(watcher);
+  AddWatcherLocked(watcher);
   return storage::WatchStreamPtr(std::make_unique<CacheWatchStream>(std::move(watcher)));
 }
 
 void Cacher::Impl::Dispatch(const CacheEventPtr& event) {
-  std::vector<std::shared_ptr<CacheWatcher>> watchers;
+  std::shared_ptr<const WatcherList> watchers;
   {
     std::lock_guard lock(mu_);
     watchers = watchers_;
   }
   std::vector<std::shared_ptr<CacheWatcher>> blocked;
   bool any_closed = false;
-  for (const auto& w : watchers) {
+  for (const auto& w : *watchers) {
     switch (w->TryAdd(*event)) {
       case CacheWatcher::Add::kFull: blocked.push_back(w); break;
       case CacheWatcher::Add::kClosed: any_closed = true; break;
-      default: break;
+      case CacheWatcher::Add::kQueued:
+      case CacheWatcher::Add::kSkipped: break;
     }
   }
   if (!blocked.empty()) {
@@ -123,13 +124,25 @@ void Cacher::Impl::Dispatch(const CacheEventPtr& event) {
   }
   if (any_closed) {
     std::lock_guard lock(mu_);
-    std::erase_if(watchers_, [](const auto& w) { return w->closed(); });
+    RemoveClosedWatchersLocked();
   }
 }
 
+void Cacher::Impl::AddWatcherLocked(std::shared_ptr<CacheWatcher> watcher) {
+  auto next = std::make_shared<WatcherList>(*watchers_);
+  next->push_back(std::move(watcher));
+  watchers_ = std::move(next);
+}
+
+void Cacher::Impl::RemoveClosedWatchersLocked() {
+  auto next = std::make_shared<WatcherList>(*watchers_);
+  std::erase_if(*next, [](const auto& w) { return w->closed(); });
+  if (next->size() != watchers_->size()) watchers_ = std::move(next);
+}
+
 void Cacher::Impl::TerminateAllWatchersLocked() {
-  for (const auto& w : watchers_) w->Terminate();
-  watchers_.clear();
+  for (const auto& w : *watchers_) w->Terminate();
+  watchers_ = std::make_shared<WatcherList>();
 }
 
 void Cacher::Impl::TickerLoop() {
@@ -151,11 +164,11 @@ void Cacher::Impl::TickerLoop() {
     const auto now = Clock::now();
     if (now < next_bookmarks) continue;
     next_bookmarks = now + std::chrono::duration_cast<Clock::duration>(options_.bookmark_tick * (1.0 + jitter(rng)));
-    std::erase_if(watchers_, [](const auto& w) { return w->closed(); });
+    RemoveClosedWatchersLocked();
     const uint64_t rv = cache_.resource_version();
     auto watchers = watchers_;
     lock.unlock();
-    for (const auto& w : watchers) w->MaybeBookmark(now, rv);
+    for (const auto& w : *watchers) w->MaybeBookmark(now, rv);
     lock.lock();
   }
 }

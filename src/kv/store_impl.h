@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -113,6 +114,9 @@ struct Store::Impl {
   // Commits `mutations` as one revision and returns it. REQUIRES: write_mu held, and every
   // delete names a live key.
   Result<int64_t> ApplyLocked(const std::vector<Mutation>& mutations);
+  // Applies `m` if the key's live mod revision equals `expected_mod_revision` (any, when unset);
+  // a delete of an absent key never applies. REQUIRES: write_mu held.
+  Result<TxnResult> CompareAndApplyLocked(Mutation m, std::optional<int64_t> expected_mod_revision);
   Status CompactLocked(int64_t revision);
   Status RevokeLeaseLocked(int64_t lease_id);
   void ExpireLeases();

@@ -88,69 +88,52 @@ Result<int64_t> Store::Impl::ApplyLocked(const std::vector<Mutation>& mutations)
   return rev;
 }
 
-Result<TxnResult> Store::OptimisticPut(std::string_view key, std::string_view value,
-                                       int64_t expected_mod_revision, int64_t lease) {
-  if (!encoding::ValidUserKey(key)) return Status::BadRequest("invalid key");
-  std::lock_guard lock(impl_->write_mu);
-  if (lease != 0 && impl_->leases.count(lease) == 0) {
+Result<TxnResult> Store::Impl::CompareAndApplyLocked(Mutation m,
+                                                     std::optional<int64_t> expected_mod_revision) {
+  if (!encoding::ValidUserKey(m.key)) return Status::BadRequest("invalid key");
+  if (m.lease != 0 && leases.count(m.lease) == 0) {
     return Status::NotFound("etcdserver: requested lease not found");
   }
-  const IndexedRevision* latest = impl_->index.Latest(key);
-  int64_t mod = (latest != nullptr && !latest->tombstone) ? latest->revision : 0;
+  const IndexedRevision* latest = index.Latest(m.key);
+  const int64_t mod = (latest != nullptr && !latest->tombstone) ? latest->revision : 0;
   TxnResult result;
-  if (mod != expected_mod_revision) {
-    result.revision = impl_->current.load();
-    if (mod != 0) result.current = impl_->ReadVersion(nullptr, key, mod);
+  const bool compare_fails = expected_mod_revision.has_value() && mod != *expected_mod_revision;
+  // Deleting an absent key changes nothing, so it must not consume a revision either.
+  if (compare_fails || (m.is_delete && mod == 0)) {
+    result.revision = current.load();
+    if (mod != 0) result.current = ReadVersion(nullptr, m.key, mod);
     return result;
   }
-  auto rev = impl_->ApplyLocked({Mutation{std::string(key), false, std::string(value), lease}});
+  auto rev = ApplyLocked({std::move(m)});
   if (!rev.ok()) return rev.status();
   result.succeeded = true;
   result.revision = *rev;
   return result;
+}
+
+Result<TxnResult> Store::OptimisticPut(std::string_view key, std::string_view value,
+                                       int64_t expected_mod_revision, int64_t lease) {
+  std::lock_guard lock(impl_->write_mu);
+  return impl_->CompareAndApplyLocked(
+      Mutation{std::string(key), false, std::string(value), lease}, expected_mod_revision);
 }
 
 Result<TxnResult> Store::OptimisticDelete(std::string_view key, int64_t expected_mod_revision) {
-  if (!encoding::ValidUserKey(key)) return Status::BadRequest("invalid key");
   std::lock_guard lock(impl_->write_mu);
-  const IndexedRevision* latest = impl_->index.Latest(key);
-  int64_t mod = (latest != nullptr && !latest->tombstone) ? latest->revision : 0;
-  TxnResult result;
-  if (mod == 0 || mod != expected_mod_revision) {
-    result.revision = impl_->current.load();
-    if (mod != 0) result.current = impl_->ReadVersion(nullptr, key, mod);
-    return result;
-  }
-  auto rev = impl_->ApplyLocked({Mutation{std::string(key), true, {}, 0}});
-  if (!rev.ok()) return rev.status();
-  result.succeeded = true;
-  result.revision = *rev;
-  return result;
+  return impl_->CompareAndApplyLocked(Mutation{std::string(key), true, {}, 0}, expected_mod_revision);
 }
 
 Result<int64_t> Store::Put(std::string_view key, std::string_view value, int64_t lease) {
-  if (!encoding::ValidUserKey(key)) return Status::BadRequest("invalid key");
   std::lock_guard lock(impl_->write_mu);
-  if (lease != 0 && impl_->leases.count(lease) == 0) {
-    return Status::NotFound("etcdserver: requested lease not found");
-  }
-  return impl_->ApplyLocked({Mutation{std::string(key), false, std::string(value), lease}});
+  auto txn = impl_->CompareAndApplyLocked(Mutation{std::string(key), false, std::string(value), lease},
+                                          std::nullopt);
+  if (!txn.ok()) return txn.status();
+  return txn->revision;
 }
 
 Result<TxnResult> Store::Delete(std::string_view key) {
-  if (!encoding::ValidUserKey(key)) return Status::BadRequest("invalid key");
   std::lock_guard lock(impl_->write_mu);
-  const IndexedRevision* latest = impl_->index.Latest(key);
-  TxnResult result;
-  if (latest == nullptr || latest->tombstone) {
-    result.revision = impl_->current.load();
-    return result;
-  }
-  auto rev = impl_->ApplyLocked({Mutation{std::string(key), true, {}, 0}});
-  if (!rev.ok()) return rev.status();
-  result.succeeded = true;
-  result.revision = *rev;
-  return result;
+  return impl_->CompareAndApplyLocked(Mutation{std::string(key), true, {}, 0}, std::nullopt);
 }
 
 Status Store::Compact(int64_t revision) {

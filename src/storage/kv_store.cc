@@ -149,14 +149,9 @@ Result<ObjectPtr> KvStore::GuaranteedUpdate(std::string_view key, bool ignore_no
   const std::string kv_key = KvKey(*prepared);
   auto reload = [&]() { return ReadState(kv_, kv_key, ignore_not_found, *prepared); };
 
-  ObjState state;
-  if (cached_existing) {
-    state = FromCache(cached_existing);
-  } else {
-    auto s = reload();
-    if (!s.ok()) return s.status();
-    state = std::move(*s);
-  }
+  auto initial = cached_existing ? Result<ObjState>(FromCache(cached_existing)) : reload();
+  if (!initial.ok()) return initial.status();
+  ObjState state = std::move(*initial);
   while (true) {
     Status pre = CheckPreconditions(preconditions, *state.obj);
     if (!pre.ok()) {
@@ -222,14 +217,9 @@ Result<ObjectPtr> KvStore::Delete(std::string_view key, const Preconditions* pre
   const std::string kv_key = KvKey(*prepared);
   auto reload = [&]() { return ReadState(kv_, kv_key, false, *prepared); };
 
-  ObjState state;
-  if (cached_existing) {
-    state = FromCache(cached_existing);
-  } else {
-    auto s = reload();
-    if (!s.ok()) return s.status();
-    state = std::move(*s);
-  }
+  auto initial = cached_existing ? Result<ObjState>(FromCache(cached_existing)) : reload();
+  if (!initial.ok()) return initial.status();
+  ObjState state = std::move(*initial);
   while (true) {
     Status check = CheckPreconditions(preconditions, *state.obj);
     if (check.ok() && validate) check = validate(*state.obj);
