@@ -16,6 +16,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace kube {
 
@@ -44,8 +45,24 @@ enum class StatusCode : uint8_t {
   kTimeout,                // 504 (incl. "Too large resource version")
 };
 
-// The cause type kube puts in details.causes[0].type for a too-large resourceVersion.
+// The cause type kube puts in details.causes[0] for a too-large resourceVersion.
 inline constexpr std::string_view kCauseResourceVersionTooLarge = "ResourceVersionTooLarge";
+
+// One entry of metav1.StatusDetails.causes (serialised with the type under the key "reason").
+struct StatusCause {
+  std::string type;  // FieldValueInvalid, FieldValueRequired, ResourceVersionTooLarge, ...
+  std::string message;
+  std::string field;
+};
+
+// metav1.StatusDetails without retryAfterSeconds (kept on the Status itself).
+struct StatusDetails {
+  std::string name;
+  std::string group;
+  std::string kind;  // the resource (plural) for most errors, the Kind for 422 Invalid
+  std::string uid;
+  std::vector<StatusCause> causes;
+};
 
 class [[nodiscard]] Status {
  public:
@@ -72,7 +89,8 @@ class [[nodiscard]] Status {
   static Status TooLargeResourceVersion(std::string m, int retry_after_seconds) {
     Status s(StatusCode::kTimeout, std::move(m));
     s.retry_after_seconds_ = retry_after_seconds;
-    s.cause_ = std::string(kCauseResourceVersionTooLarge);
+    s.details_.causes.push_back(
+        StatusCause{std::string(kCauseResourceVersionTooLarge), "Too large resource version", ""});
     return s;
   }
 
@@ -85,13 +103,25 @@ class [[nodiscard]] Status {
   bool IsConflict() const { return code_ == StatusCode::kConflict; }
   bool IsExpired() const { return code_ == StatusCode::kExpired; }
   bool IsTooLargeResourceVersion() const {
-    return code_ == StatusCode::kTimeout && cause_ == kCauseResourceVersionTooLarge;
+    return code_ == StatusCode::kTimeout && cause() == kCauseResourceVersionTooLarge;
   }
 
   // details.retryAfterSeconds and the Retry-After header; 0 means "not set".
   int retry_after_seconds() const { return retry_after_seconds_; }
+  Status& set_retry_after_seconds(int seconds) {
+    retry_after_seconds_ = seconds;
+    return *this;
+  }
   // details.causes[0].type, empty when there is none.
-  const std::string& cause() const { return cause_; }
+  std::string_view cause() const {
+    return details_.causes.empty() ? std::string_view() : std::string_view(details_.causes[0].type);
+  }
+  const StatusDetails& details() const { return details_; }
+  StatusDetails& mutable_details() { return details_; }
+  Status& set_message(std::string message) {
+    message_ = std::move(message);
+    return *this;
+  }
   // metadata.continue of the Status (a fresh rv=-1 token on a 410 for a compacted continue).
   const std::string& continue_token() const { return continue_token_; }
   Status& set_continue_token(std::string token) {
@@ -109,7 +139,7 @@ class [[nodiscard]] Status {
   StatusCode code_ = StatusCode::kOk;
   int retry_after_seconds_ = 0;
   std::string message_;
-  std::string cause_;
+  StatusDetails details_;
   std::string continue_token_;
 };
 

@@ -1,0 +1,184 @@
+#include "endpoints/api_server.h"
+
+#include <nlohmann/json.hpp>
+
+#include "endpoints/responses.h"
+#include "registry/errors.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+namespace {
+
+HttpResponse PlainNotFound() {
+  HttpResponse r;
+  r.status = 404;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = "404 page not found\n";
+  return r;
+}
+
+Status ResourceNotFound() {
+  return Status::NotFound("the server could not find the requested resource");
+}
+
+HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool pretty) {
+  HttpResponse r = JsonResponse(200, body, pretty);
+  if (rep.as == Representation::As::kDiscovery) {
+    r.content_type = "application/json;g=apidiscovery.k8s.io;v=" + rep.version + ";as=APIGroupDiscoveryList";
+  }
+  r.headers.emplace("Vary", "Accept");
+  return r;
+}
+
+}  // namespace
+
+ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
+    : registry_(registry),
+      options_(std::move(options)),
+      discovery_(registry->catalogue(),
+                 [registry](const catalogue::ResourceInfo& info) {
+                   return registry->Find(info.group, info.version, info.resource) != nullptr;
+                 }),
+      openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
+        return registry->Find(info.group, info.version, info.resource) != nullptr;
+      }) {}
+
+HttpResponse ApiServer::Handle(const HttpRequest& request) {
+  const Query query = Query::Parse(request.raw_query);
+  const RequestInfo info = ParseRequestInfo(request.method, request.path, query.Bool("watch"));
+  if (!info.is_resource_request) return NonResource(request, info, query);
+  return Resource(request, info, query);
+}
+
+HttpResponse ApiServer::Health(std::string_view path, const Query& query) {
+  Status ready = path.starts_with("/readyz") ? registry_->ReadinessCheck() : Status::OK();
+  HttpResponse r;
+  r.content_type = "text/plain; charset=utf-8";
+  r.headers.emplace("X-Content-Type-Options", "nosniff");
+  const std::string name = std::string(path.substr(1, path.find('/', 1) == std::string_view::npos
+                                                         ? std::string_view::npos
+                                                         : path.find('/', 1) - 1));
+  if (!ready.ok()) {
+    r.status = 500;
+    r.body = "[-]watch-cache failed: reason withheld\n" + name + " check failed\n";
+    return r;
+  }
+  if (query.Has("verbose")) {
+    r.body = "[+]ping ok\n[+]log ok\n[+]etcd ok\n";
+    if (name == "readyz") r.body += "[+]watch-cache ok\n[+]informer-sync ok\n";
+    r.body += name + " check passed\n";
+  } else {
+    r.body = "ok";
+  }
+  return r;
+}
+
+HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
+  const std::string& path = request.path;
+  const bool pretty = query.Bool("pretty");
+  if (request.method != "GET" && request.method != "HEAD") {
+    if (info.api_prefix.empty()) return PlainNotFound();
+    return ErrorResponse(Status(StatusCode::kMethodNotAllowed, "the server does not allow this method on the requested resource"));
+  }
+  for (std::string_view health : {"/healthz", "/livez", "/readyz"}) {
+    if (path == health || path.starts_with(std::string(health) + "/")) return Health(path, query);
+  }
+  if (path == "/version" || path == "/version/") {
+    return JsonResponse(200,
+                        json{{"major", "1"},
+                             {"minor", "36"},
+                             {"gitVersion", "v1.36.0"},
+                             {"gitCommit", "kube-apiserver-lite"},
+                             {"gitTreeState", "clean"},
+                             {"buildDate", "2026-01-01T00:00:00Z"},
+                             {"goVersion", "go1.25.0"},
+                             {"compiler", "gc"},
+                             {"platform", "linux/amd64"}},
+                        pretty);
+  }
+  if (path == "/openapi" || path.starts_with("/openapi/")) {
+    return openapi_.Serve(path, query.Get("hash"), request.Header("Accept"));
+  }
+  if (info.api_prefix.empty()) return PlainNotFound();
+  const bool root = info.api_version.empty() && (info.api_prefix == "api" || info.api_group.empty());
+  auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/root);
+  if (!rep.ok()) return ErrorResponse(rep.status());
+  if (info.api_prefix == "api") {
+    if (info.api_version.empty()) {
+      if (rep->as == Representation::As::kDiscovery) {
+        return DiscoveryResponse(discovery_.Aggregated(true, rep->version), *rep, pretty);
+      }
+      return DiscoveryResponse(discovery_.ApiVersions(options_.server_address), *rep, pretty);
+    }
+    if (const json* list = discovery_.ResourceList("", info.api_version)) return DiscoveryResponse(*list, *rep, pretty);
+    return PlainNotFound();
+  }
+  if (info.api_group.empty()) {
+    if (rep->as == Representation::As::kDiscovery) {
+      return DiscoveryResponse(discovery_.Aggregated(false, rep->version), *rep, pretty);
+    }
+    return DiscoveryResponse(discovery_.GroupList(), *rep, pretty);
+  }
+  if (info.api_version.empty()) {
+    if (const json* group = discovery_.Group(info.api_group)) return DiscoveryResponse(*group, *rep, pretty);
+    return PlainNotFound();
+  }
+  if (const json* list = discovery_.ResourceList(info.api_group, info.api_version)) {
+    return DiscoveryResponse(*list, *rep, pretty);
+  }
+  return PlainNotFound();
+}
+
+HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
+  if (discovery_.ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
+  registry::Store* store = registry_->Find(info.api_group, info.api_version, info.resource);
+  if (store == nullptr) return ErrorResponse(ResourceNotFound());
+  const auto& ri = store->info();
+  // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
+  const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
+  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return ErrorResponse(ResourceNotFound());
+  if (!info.subresource.empty()) {
+    const auto* sub = ri.FindSubresource(info.subresource);
+    if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
+        (info.subresource == "finalize") != is_namespace_object) {
+      return ErrorResponse(ResourceNotFound());
+    }
+  }
+  auto rep = Negotiate(request.Header("Accept"));
+  if (!rep.ok()) return ErrorResponse(rep.status());
+  RequestScope scope{request, info, query, store, *rep, query.Bool("pretty"), {}};
+  const std::string& verb = info.verb;
+  HttpResponse response;
+  if (verb == "get") {
+    response = Get(scope);
+  } else if (verb == "list") {
+    response = List(scope);
+  } else if (verb == "watch") {
+    response = Watch(scope);
+  } else if (verb == "create") {
+    response = info.name.empty() ? Create(scope) : ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, "create"));
+  } else if (verb == "update") {
+    response = Update(scope);
+  } else if (verb == "patch") {
+    response = Patch(scope);
+  } else if (verb == "delete") {
+    response = Delete(scope);
+  } else if (verb == "deletecollection") {
+    response = DeleteCollection(scope);
+  } else {
+    response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
+  }
+  for (const auto& w : scope.warnings) {
+    std::string quoted;
+    for (char c : w) {
+      if (c == '"' || c == '\\') quoted.push_back('\\');
+      quoted.push_back(c);
+    }
+    response.headers.emplace("Warning", "299 - \"" + quoted + "\"");
+  }
+  return response;
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,68 @@
+// ApiServer: the endpoints layer's request handler — kube's handler chain below the HTTP
+// server: request info, non-resource endpoints (health, version, discovery, OpenAPI) and the
+// per-verb resource handlers (get, list, watch, create, update, patch, delete,
+// deletecollection; status, scale and finalize subresources) over the registry.
+//
+// Thread-safety: Handle() is safe to call concurrently; the registry must outlive the server.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "endpoints/discovery.h"
+#include "endpoints/http.h"
+#include "endpoints/negotiation.h"
+#include "endpoints/openapi.h"
+#include "endpoints/query.h"
+#include "endpoints/request_info.h"
+#include "registry/api_registry.h"
+
+namespace kube::endpoints {
+
+struct ApiServerOptions {
+  // host:port clients reach the server at, for /api's serverAddressByClientCIDRs.
+  // Default: "127.0.0.1:6443".
+  std::string server_address = "127.0.0.1:6443";
+};
+
+// Everything a resource handler needs about one request.
+struct RequestScope {
+  const HttpRequest& request;
+  const RequestInfo& info;
+  const Query& query;
+  registry::Store* store;
+  Representation representation;
+  bool pretty = false;
+  std::vector<std::string> warnings;
+};
+
+class ApiServer {
+ public:
+  ApiServer(registry::ApiRegistry* registry, ApiServerOptions options);
+  HttpResponse Handle(const HttpRequest& request);
+
+ private:
+  HttpResponse NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query);
+  HttpResponse Health(std::string_view path, const Query& query);
+  HttpResponse Resource(const HttpRequest& request, const RequestInfo& info, const Query& query);
+
+  // resource_read.cc
+  HttpResponse Get(RequestScope& scope);
+  HttpResponse List(RequestScope& scope);
+  HttpResponse Watch(RequestScope& scope);
+  // resource_write.cc
+  HttpResponse Create(RequestScope& scope);
+  HttpResponse Update(RequestScope& scope);
+  HttpResponse Patch(RequestScope& scope);
+  // resource_delete.cc
+  HttpResponse Delete(RequestScope& scope);
+  HttpResponse DeleteCollection(RequestScope& scope);
+
+  registry::ApiRegistry* registry_;
+  ApiServerOptions options_;
+  Discovery discovery_;
+  OpenApi openapi_;
+};
+
+}  // namespace kube::endpoints

@@ -1,0 +1,215 @@
+// Unit tests of the endpoints layer's parsing: request info, query parameters, negotiation,
+// option validation, Status rendering, field pruning and discovery.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "endpoints/discovery.h"
+#include "endpoints/field_validation.h"
+#include "endpoints/negotiation.h"
+#include "endpoints/query.h"
+#include "endpoints/request_info.h"
+#include "endpoints/request_options.h"
+#include "endpoints/responses.h"
+#include "endpoints/scale.h"
+#include "registry/errors.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+TEST_CASE("request info: kube's path layout and verbs") {
+  auto i = ParseRequestInfo("GET", "/api/v1/namespaces/default/pods/p1", false);
+  CHECK(i.is_resource_request);
+  CHECK(i.api_group == "");
+  CHECK(i.api_version == "v1");
+  CHECK(i.namespace_ == "default");
+  CHECK(i.resource == "pods");
+  CHECK(i.name == "p1");
+  CHECK(i.verb == "get");
+
+  i = ParseRequestInfo("GET", "/apis/apps/v1/namespaces/ns/deployments/d1/scale", false);
+  CHECK(i.api_group == "apps");
+  CHECK(i.resource == "deployments");
+  CHECK(i.subresource == "scale");
+
+  CHECK(ParseRequestInfo("GET", "/api/v1/pods", false).verb == "list");
+  CHECK(ParseRequestInfo("GET", "/api/v1/pods", true).verb == "watch");
+  CHECK(ParseRequestInfo("POST", "/api/v1/namespaces/ns/configmaps", false).verb == "create");
+  CHECK(ParseRequestInfo("DELETE", "/api/v1/namespaces/ns/configmaps", false).verb == "deletecollection");
+  CHECK(ParseRequestInfo("DELETE", "/api/v1/namespaces/ns/configmaps/c", false).verb == "delete");
+  CHECK(ParseRequestInfo("PATCH", "/api/v1/namespaces/ns/configmaps/c", false).verb == "patch");
+  CHECK(ParseRequestInfo("PUT", "/api/v1/namespaces/ns/configmaps/c", false).verb == "update");
+
+  // The namespace object and its own subresources.
+  i = ParseRequestInfo("GET", "/api/v1/namespaces/team", false);
+  CHECK(i.resource == "namespaces");
+  CHECK(i.name == "team");
+  i = ParseRequestInfo("PUT", "/api/v1/namespaces/team/finalize", false);
+  CHECK(i.resource == "namespaces");
+  CHECK(i.subresource == "finalize");
+
+  // Legacy watch paths.
+  i = ParseRequestInfo("GET", "/api/v1/watch/namespaces/ns/pods/p", false);
+  CHECK(i.verb == "watch");
+  CHECK(i.legacy_watch);
+  CHECK(i.name == "p");
+
+  // Discovery and other paths are not resource requests.
+  CHECK_FALSE(ParseRequestInfo("GET", "/api", false).is_resource_request);
+  CHECK_FALSE(ParseRequestInfo("GET", "/apis/apps", false).is_resource_request);
+  CHECK_FALSE(ParseRequestInfo("GET", "/apis/apps/v1", false).is_resource_request);
+  CHECK_FALSE(ParseRequestInfo("GET", "/healthz", false).is_resource_request);
+  CHECK_FALSE(ParseRequestInfo("GET", "//", false).is_resource_request);
+}
+
+TEST_CASE("query: raw parsing keeps '=' in values and follows Go booleans") {
+  Query q = Query::Parse("labelSelector=app%3Dweb,tier=db&watch=True&limit=5&x&dryRun=All&dryRun=All");
+  CHECK(q.Get("labelSelector") == "app=web,tier=db");
+  CHECK(q.Bool("watch"));
+  CHECK(q.Bool("x"));  // present without a value means true
+  CHECK_FALSE(q.Bool("missing"));
+  CHECK_FALSE(Query::Parse("watch=false").Bool("watch"));
+  CHECK_FALSE(Query::Parse("watch=0").Bool("watch"));
+  CHECK(**q.Int("limit") == 5);
+  CHECK(q.GetAll("dryRun").size() == 2);
+  CHECK(Query::Parse("limit=abc").Int("limit").status().code() == StatusCode::kBadRequest);
+  CHECK(PercentDecode("a%2Fb+c%zz") == "a/b c%zz");
+}
+
+TEST_CASE("negotiation: Table, PartialObjectMetadata, discovery, JSON fallbacks") {
+  auto table = Negotiate("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json");
+  REQUIRE(table.ok());
+  CHECK(table->as == Representation::As::kTable);
+  CHECK(table->version == "v1");
+  auto pom = Negotiate("application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json");
+  CHECK(pom->as == Representation::As::kPartialObjectMetadata);
+  CHECK(Negotiate("application/vnd.kubernetes.protobuf,application/json")->as == Representation::As::kObject);
+  CHECK(Negotiate("")->as == Representation::As::kObject);
+  CHECK(Negotiate("*/*")->as == Representation::As::kObject);
+  auto disco = Negotiate("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json", true);
+  CHECK(disco->as == Representation::As::kDiscovery);
+  CHECK(Negotiate("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json", false)->as ==
+        Representation::As::kObject);
+  CHECK(Negotiate("application/xml").status().code() == StatusCode::kNotAcceptable);
+  CHECK(ParseContentType("application/merge-patch+json; charset=utf-8") == BodyType::kMergePatch);
+  CHECK(ParseContentType("application/apply-patch+yaml") == BodyType::kApplyPatch);
+  CHECK(ParseContentType("application/vnd.kubernetes.protobuf") == BodyType::kProtobuf);
+}
+
+TEST_CASE("list options: kube's 422 validation") {
+  auto bad = ParseListOptions(Query::Parse("resourceVersionMatch=Exact"), false);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().code() == StatusCode::kInvalid);
+  CHECK(bad.status().message() ==
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided");
+  CHECK_FALSE(ParseListOptions(Query::Parse("resourceVersion=0&resourceVersionMatch=Exact"), false).ok());
+  CHECK_FALSE(ParseListOptions(Query::Parse("sendInitialEvents=true"), false).ok());
+  CHECK_FALSE(ParseListOptions(Query::Parse("sendInitialEvents=true"), true).ok());
+  auto wl = ParseListOptions(Query::Parse("sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"), true);
+  REQUIRE(wl.ok());
+  CHECK(*wl->send_initial_events);
+  CHECK(wl->predicate.allow_watch_bookmarks);
+  auto sel = ParseListOptions(Query::Parse("labelSelector=a%20in%20"), false);
+  REQUIRE_FALSE(sel.ok());
+  CHECK(sel.status().code() == StatusCode::kBadRequest);
+}
+
+TEST_CASE("delete options: the body wins over the query") {
+  auto from_body = ParseDeleteOptions(Query::Parse("gracePeriodSeconds=5"), R"({"propagationPolicy":"Background","gracePeriodSeconds":0})");
+  REQUIRE(from_body.ok());
+  CHECK(*from_body->grace_period_seconds == 0);
+  CHECK(from_body->propagation_policy == "Background");
+  auto from_query = ParseDeleteOptions(Query::Parse("gracePeriodSeconds=5&dryRun=All"), "");
+  REQUIRE(from_query.ok());
+  CHECK(*from_query->grace_period_seconds == 5);
+  CHECK(from_query->dry_run);
+  CHECK(ParseDeleteOptions(Query::Parse(""), R"({"preconditions":{"uid":"u1"}})")->preconditions.uid == "u1");
+  CHECK(ParseDeleteOptions(Query::Parse(""), "{not json").status().code() == StatusCode::kBadRequest);
+  CHECK(ParseDeleteOptions(Query::Parse(""), R"({"orphanDependents":true,"propagationPolicy":"Orphan"})").status().code() ==
+        StatusCode::kInvalid);
+  CHECK(ParseWriteParams(Query::Parse("fieldValidation=Loose"), "CreateOptions").status().code() == StatusCode::kInvalid);
+  CHECK(ParseWriteParams(Query::Parse(""), "CreateOptions")->field_validation == "Warn");
+}
+
+TEST_CASE("status rendering: details, causes and Retry-After") {
+  Status s = registry::NotFoundError("apps", "deployments", "web");
+  json j = StatusObject(s);
+  CHECK(j["message"] == "deployments.apps \"web\" not found");
+  CHECK(j["reason"] == "NotFound");
+  CHECK(j["code"] == 404);
+  CHECK(j["details"]["name"] == "web");
+  CHECK(j["details"]["kind"] == "deployments");
+  auto r = ErrorResponse(Status::TooLargeResourceVersion("Timeout: Too large resource version: 9, current: 3", 1));
+  CHECK(r.status == 504);
+  CHECK(r.headers.find("Retry-After")->second == "1");
+  json large = json::parse(r.body);
+  CHECK(large["details"]["causes"][0]["reason"] == "ResourceVersionTooLarge");
+  CHECK(large["details"]["retryAfterSeconds"] == 1);
+  Status invalid = registry::InvalidError("", "ConfigMap", "Bad_Name",
+                                          {registry::FieldError{registry::FieldError::Type::kInvalid, "metadata.name",
+                                                                registry::GoQuote("Bad_Name"), "bad"}});
+  CHECK(invalid.message() == "ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": bad");
+  CHECK(StatusObject(invalid)["details"]["causes"][0]["reason"] == "FieldValueInvalid");
+}
+
+TEST_CASE("field validation: unknown fields are pruned and reported with their paths") {
+  const auto& cat = catalogue::Catalogue::BuiltIn();
+  json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}, {"bogus", 1}}},
+              {"spec", {{"containers", {{{"name", "c"}, {"image", "x"}, {"colour", "red"}}}}, {"foo", true}}}};
+  auto unknown = PruneUnknownFields(cat.KindSchema("", "v1", "Pod"), &pod);
+  CHECK(unknown == std::vector<std::string>{"metadata.bogus", "spec.containers[0].colour", "spec.foo"});
+  CHECK_FALSE(pod["spec"].contains("foo"));
+  CHECK(pod["spec"]["containers"][0]["image"] == "x");
+  json cm = {{"data", {{"any-key", "v"}}}, {"metadata", {{"labels", {{"a", "b"}}}}}};
+  CHECK(PruneUnknownFields(cat.KindSchema("", "v1", "ConfigMap"), &cm).empty());
+}
+
+TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {
+  const auto& cat = catalogue::Catalogue::BuiltIn();
+  Discovery d(cat, [](const catalogue::ResourceInfo& info) { return !info.storage_prefix.empty(); });
+  const json* core = d.ResourceList("", "v1");
+  REQUIRE(core != nullptr);
+  bool pods = false, pods_status = false;
+  for (const auto& r : (*core)["resources"]) {
+    if (r["name"] == "pods") {
+      pods = true;
+      CHECK(r["shortNames"] == json::array({"po"}));
+      CHECK(r["namespaced"] == true);
+    }
+    if (r["name"] == "pods/status") pods_status = true;
+    CHECK(r["name"] != "pods/exec");  // not served
+  }
+  CHECK(pods);
+  CHECK(pods_status);
+  const json* apps = d.Group("apps");
+  REQUIRE(apps != nullptr);
+  CHECK((*apps)["preferredVersion"]["groupVersion"] == "apps/v1");
+  json agg = d.Aggregated(false, "v2");
+  CHECK(agg["apiVersion"] == "apidiscovery.k8s.io/v2");
+  bool scale = false;
+  for (const auto& g : agg["items"]) {
+    if (g["metadata"]["name"] != "apps") continue;
+    for (const auto& r : g["versions"][0]["resources"]) {
+      if (r["resource"] != "deployments") continue;
+      for (const auto& s : r["subresources"]) {
+        if (s["subresource"] == "scale") scale = s["responseKind"]["kind"] == "Scale";
+      }
+    }
+  }
+  CHECK(scale);
+  CHECK(d.Aggregated(true, "v2")["items"].size() == 1);
+}
+
+TEST_CASE("scale: view and write-back") {
+  json d = {{"metadata", {{"name", "web"}, {"namespace", "ns"}, {"resourceVersion", "7"}}},
+            {"spec", {{"replicas", 3}, {"selector", {{"matchLabels", {{"app", "web"}}}}}}},
+            {"status", {{"replicas", 2}}}};
+  json s = ScaleOf(d);
+  CHECK(s["kind"] == "Scale");
+  CHECK(s["spec"]["replicas"] == 3);
+  CHECK(s["status"]["selector"] == "app=web");
+  CHECK(WithReplicas(d, json{{"spec", {{"replicas", 5}}}})["spec"]["replicas"] == 5);
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,21 @@
+// Server-side field validation for built-in kinds (fieldValidation=Strict|Warn|Ignore): fields
+// the kind's schema does not define are dropped (kube decodes into typed structs, which drops
+// them) and reported so the handler can fail (Strict) or warn (Warn).
+//
+// Thread-safety: pure function.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <vector>
+
+#include "catalogue/schema.h"
+
+namespace kube::endpoints {
+
+// Removes unknown fields from `obj` in place and returns their paths ("spec.foo",
+// "spec.containers[0].bar"). A null schema knows nothing and prunes nothing.
+std::vector<std::string> PruneUnknownFields(const catalogue::Schema* schema, nlohmann::json* obj);
+
+}  // namespace kube::endpoints

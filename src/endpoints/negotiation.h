@@ -1,0 +1,36 @@
+// Content negotiation (kube's negotiation package, for what clients send): which representation
+// of the response an Accept header asks for, and what a request body's Content-Type is.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace kube::endpoints {
+
+struct Representation {
+  enum class As {
+    kObject,                     // the plain object / list
+    kTable,                      // meta.k8s.io Table
+    kPartialObjectMetadata,      // PartialObjectMetadata(List)
+    kPartialObjectMetadataList,
+    kDiscovery,                  // apidiscovery.k8s.io APIGroupDiscoveryList (v2 / v2beta1)
+  };
+  As as = As::kObject;
+  std::string version;  // v1 / v1beta1 for Table, v2 / v2beta1 for discovery
+};
+
+// Picks the first media range in `accept` this server can produce (JSON only; protobuf ranges
+// are skipped as kube falls back to JSON). An empty Accept means JSON. `allow_discovery` lets
+// the aggregated discovery form be chosen. kNotAcceptable when nothing fits.
+Result<Representation> Negotiate(std::string_view accept, bool allow_discovery = false);
+
+enum class BodyType { kJson, kYaml, kProtobuf, kJsonPatch, kMergePatch, kStrategicMergePatch,
+                      kApplyPatch, kUnknown };
+// The media type of a request body, parameters ignored.
+BodyType ParseContentType(std::string_view content_type);
+
+}  // namespace kube::endpoints

@@ -1,0 +1,179 @@
+#include "endpoints/openapi.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <deque>
+#include <set>
+
+#include "endpoints/responses.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+namespace {
+
+std::string Hash(std::string_view text) {
+  // FNV-1a: the hash only has to change when the document does.
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llX", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string GroupVersionKey(const catalogue::ResourceInfo& r) {
+  return r.group.empty() ? "api/" + r.version : "apis/" + r.group + "/" + r.version;
+}
+
+// v2 references (#/definitions/X) become v3 ones (#/components/schemas/X), collecting targets.
+void Rewrite(json* node, std::set<std::string>* refs) {
+  if (node->is_object()) {
+    for (auto it = node->begin(); it != node->end(); ++it) {
+      if (it.key() == "$ref" && it->is_string()) {
+        std::string target = it->get<std::string>();
+        constexpr std::string_view kPrefix = "#/definitions/";
+        if (target.starts_with(kPrefix)) {
+          std::string name = target.substr(kPrefix.size());
+          refs->insert(name);
+          *it = "#/components/schemas/" + name;
+        }
+      } else {
+        Rewrite(&it.value(), refs);
+      }
+    }
+  } else if (node->is_array()) {
+    for (auto& v : *node) Rewrite(&v, refs);
+  }
+}
+
+json Parameter(const char* name, const char* type) {
+  return {{"name", name}, {"in", "query"}, {"schema", {{"type", type}}}};
+}
+
+}  // namespace
+
+OpenApi::OpenApi(const catalogue::Catalogue& catalogue, Served served)
+    : catalogue_(catalogue), served_(std::move(served)) {}
+
+const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
+  if (auto it = docs_.find(key); it != docs_.end()) return &it->second;
+  json paths = json::object();
+  std::deque<std::string> pending;
+  for (const auto& r : catalogue_.Resources()) {
+    if (GroupVersionKey(r) != key || !served_(r)) continue;
+    const std::string prefix = r.group.empty() ? "/api/" + r.version : "/apis/" + r.group + "/" + r.version;
+    const std::string item = prefix + (r.namespaced ? "/namespaces/{namespace}/" : "/") + r.resource + "/{name}";
+    const json gvk = {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};
+    json params = json::array({Parameter("dryRun", "string"), Parameter("fieldManager", "string"),
+                               Parameter("fieldValidation", "string"), Parameter("force", "boolean")});
+    const std::string schema_ref = [&] {
+      for (const auto& [name, def] : catalogue_.RawDefinitions().items()) {
+        if (!def.contains("x-kubernetes-group-version-kind")) continue;
+        for (const auto& g : def["x-kubernetes-group-version-kind"]) {
+          if (g.value("group", "") == r.group && g.value("version", "") == r.version && g.value("kind", "") == r.kind) {
+            return name;
+          }
+        }
+      }
+      return std::string();
+    }();
+    if (!schema_ref.empty()) pending.push_back(schema_ref);
+    json ok = {{"description", "OK"}};
+    if (!schema_ref.empty()) {
+      ok["content"]["application/json"]["schema"]["$ref"] = "#/components/schemas/" + schema_ref;
+    }
+    paths[item] = {
+        {"get", {{"x-kubernetes-action", "get"}, {"x-kubernetes-group-version-kind", gvk}, {"responses", {{"200", ok}}}}},
+        {"patch",
+         {{"x-kubernetes-action", "patch"},
+          {"x-kubernetes-group-version-kind", gvk},
+          {"parameters", params},
+          {"requestBody",
+           {{"content", {{"application/json-patch+json", {{"schema", json::object()}}},
+                         {"application/merge-patch+json", {{"schema", json::object()}}}}}}},
+          {"responses", {{"200", ok}}}}}};
+  }
+  if (paths.empty()) return nullptr;
+  // Every schema reachable from the group-version's kinds.
+  json schemas = json::object();
+  const json& defs = catalogue_.RawDefinitions();
+  std::set<std::string> seen;
+  while (!pending.empty()) {
+    std::string name = pending.front();
+    pending.pop_front();
+    if (!seen.insert(name).second || !defs.contains(name)) continue;
+    json schema = defs[name];
+    std::set<std::string> refs;
+    Rewrite(&schema, &refs);
+    for (const auto& ref : refs) pending.push_back(ref);
+    schemas[name] = std::move(schema);
+  }
+  json doc = {{"openapi", "3.0.0"},
+              {"info", {{"title", "Kubernetes"}, {"version", "v1.36.0"}}},
+              {"paths", std::move(paths)},
+              {"components", {{"schemas", std::move(schemas)}}}};
+  Document d;
+  d.body = Dump(doc);
+  d.hash = Hash(d.body);
+  return &docs_.emplace(key, std::move(d)).first->second;
+}
+
+std::string OpenApi::IndexLocked() {
+  json paths = json::object();
+  std::set<std::string> keys;
+  for (const auto& r : catalogue_.Resources()) {
+    if (served_(r)) keys.insert(GroupVersionKey(r));
+  }
+  for (const auto& key : keys) {
+    const Document* d = GroupVersionLocked(key);
+    if (d == nullptr) continue;
+    paths[key] = {{"serverRelativeURL", "/openapi/v3/" + key + "?hash=" + d->hash}};
+  }
+  return Dump(json{{"paths", std::move(paths)}});
+}
+
+HttpResponse OpenApi::Serve(std::string_view path, std::string_view hash_param, std::string_view accept) {
+  std::lock_guard lock(mu_);
+  HttpResponse r;
+  if (path == "/openapi/v3" || path == "/openapi/v3/") {
+    r.body = IndexLocked();
+    return r;
+  }
+  if (path.starts_with("/openapi/v3/")) {
+    const std::string key(path.substr(std::string_view("/openapi/v3/").size()));
+    const Document* d = GroupVersionLocked(key);
+    if (d == nullptr) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
+    if (!hash_param.empty() && hash_param != d->hash) {
+      // An outdated hash is sent to the current document, as kube-openapi does.
+      r.status = 301;
+      r.headers.emplace("Location", "/openapi/v3/" + key + "?hash=" + d->hash);
+      return r;
+    }
+    if (!hash_param.empty()) {
+      r.headers.emplace("Cache-Control", "public, immutable");
+      r.headers.emplace("Expires", "Fri, 01 Jan 2100 00:00:00 GMT");
+    }
+    r.headers.emplace("Etag", "\"" + d->hash + "\"");
+    r.body = d->body;
+    return r;
+  }
+  if (path == "/openapi/v2" || path == "/openapi/v2/") {
+    // Only JSON is offered; kubectl's protobuf-only requests get 404, which it tolerates.
+    const bool json_ok = accept.empty() || accept.find("application/json") != std::string_view::npos ||
+                         accept.find("*/*") != std::string_view::npos;
+    if (!json_ok) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
+    if (v2_.empty()) {
+      v2_ = Dump(json{{"swagger", "2.0"},
+                      {"info", {{"title", "Kubernetes"}, {"version", "v1.36.0"}}},
+                      {"paths", json::object()},
+                      {"definitions", catalogue_.RawDefinitions()}});
+    }
+    r.body = v2_;
+    return r;
+  }
+  return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,46 @@
+// OpenAPI documents built from the catalogue's schemas (rest.md §3.6):
+//   /openapi/v3              index of group-versions with content hashes
+//   /openapi/v3/<api/v1|apis/g/v>  OpenAPI 3.0 document: per resource GET and PATCH operations
+//                            tagged with x-kubernetes-group-version-kind (PATCH lists the
+//                            fieldValidation parameter, so kubectl validates server-side), and
+//                            the schemas reachable from the group-version's kinds (kubectl explain)
+//   /openapi/v2              Swagger 2.0 JSON with every definition.
+// PATCH operations advertise JSON and merge patch only: kubectl then builds strategic merge
+// patches for built-ins from its compiled-in types, which the server applies.
+//
+// Thread-safety: documents are built lazily under a mutex and immutable afterwards.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "catalogue/catalogue.h"
+#include "endpoints/http.h"
+
+namespace kube::endpoints {
+
+class OpenApi {
+ public:
+  using Served = std::function<bool(const catalogue::ResourceInfo&)>;
+  OpenApi(const catalogue::Catalogue& catalogue, Served served);
+
+  // Handles GET /openapi/... (`path` starts with /openapi/).
+  HttpResponse Serve(std::string_view path, std::string_view hash_param, std::string_view accept);
+
+ private:
+  struct Document {
+    std::string body;
+    std::string hash;
+  };
+  const Document* GroupVersionLocked(const std::string& key);
+  std::string IndexLocked();
+
+  const catalogue::Catalogue& catalogue_;
+  Served served_;
+  std::mutex mu_;
+  std::map<std::string, Document> docs_;  // "api/v1", "apis/apps/v1"; guarded by mu_
+  std::string v2_;                        // guarded by mu_
+};
+
+}  // namespace kube::endpoints

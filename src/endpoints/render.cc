@@ -1,0 +1,90 @@
+#include "endpoints/render.h"
+
+#include <chrono>
+
+#include "printers/printers.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+json PartialObjectMetadata(const json& obj) {
+  json meta = obj.contains("metadata") ? obj["metadata"] : json::object();
+  return {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", std::move(meta)}};
+}
+
+namespace {
+
+Status CheckIncludeObject(std::string_view include_object) {
+  if (include_object.empty() || include_object == "None" || include_object == "Object" ||
+      include_object == "Metadata") {
+    return Status::OK();
+  }
+  return Status::BadRequest("unrecognized includeObject value: \"" + std::string(include_object) + "\"");
+}
+
+json Table(const registry::Store& store, const std::vector<const json*>& objects, const std::string& rv,
+           std::string_view include_object, const std::string& table_version) {
+  const auto& info = store.info();
+  json table = printers::BuildTable(info.group, info.resource, objects, rv,
+                                    include_object.empty() ? "Metadata" : include_object,
+                                    std::chrono::system_clock::now());
+  table["apiVersion"] = "meta.k8s.io/" + table_version;
+  return table;
+}
+
+}  // namespace
+
+Result<json> RenderList(const registry::Store& store, const storage::ListResult& list,
+                        const Representation& rep, std::string_view include_object) {
+  const auto& info = store.info();
+  json meta = {{"resourceVersion", list.resource_version}};
+  if (!list.continue_token.empty()) meta["continue"] = list.continue_token;
+  if (list.remaining_item_count) meta["remainingItemCount"] = *list.remaining_item_count;
+  switch (rep.as) {
+    case Representation::As::kTable: {
+      KUBE_RETURN_IF_ERROR(CheckIncludeObject(include_object));
+      std::vector<const json*> objects;
+      for (const auto& item : list.items) objects.push_back(item.get());
+      json table = Table(store, objects, list.resource_version, include_object, rep.version);
+      table["metadata"] = meta;
+      return table;
+    }
+    case Representation::As::kPartialObjectMetadata:
+      return Status(StatusCode::kNotAcceptable,
+                    "you requested PartialObjectMetadata, but the requested object is a list (" + info.list_kind + ")");
+    case Representation::As::kPartialObjectMetadataList: {
+      json items = json::array();
+      for (const auto& item : list.items) items.push_back(PartialObjectMetadata(*item));
+      return json{{"kind", "PartialObjectMetadataList"}, {"apiVersion", "meta.k8s.io/v1"},
+                  {"metadata", meta}, {"items", std::move(items)}};
+    }
+    default: {
+      json items = json::array();
+      for (const auto& item : list.items) items.push_back(*item);
+      return json{{"kind", info.list_kind}, {"apiVersion", store.ApiVersion()}, {"metadata", meta},
+                  {"items", std::move(items)}};
+    }
+  }
+}
+
+Result<json> RenderObject(const registry::Store& store, const storage::ObjectPtr& obj, const Representation& rep,
+                          std::string_view include_object, bool with_column_definitions) {
+  switch (rep.as) {
+    case Representation::As::kTable: {
+      KUBE_RETURN_IF_ERROR(CheckIncludeObject(include_object));
+      const std::string rv = (*obj)["metadata"].value("resourceVersion", "");
+      json table = Table(store, {obj.get()}, rv, include_object, rep.version);
+      if (!with_column_definitions) table["columnDefinitions"] = nullptr;
+      return table;
+    }
+    case Representation::As::kPartialObjectMetadata:
+      return PartialObjectMetadata(*obj);
+    case Representation::As::kPartialObjectMetadataList:
+      return Status(StatusCode::kNotAcceptable, "you requested PartialObjectMetadataList, but the requested object is not a list");
+    default:
+      return *obj;
+  }
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,171 @@
+#include "endpoints/request_options.h"
+
+#include <nlohmann/json.hpp>
+
+#include "registry/errors.h"
+
+namespace kube::endpoints {
+
+using registry::FieldError;
+
+namespace {
+
+Status OptionsInvalid(std::string_view kind, registry::FieldErrors errors) {
+  return registry::InvalidError("meta.k8s.io", kind, "", errors);
+}
+
+Result<bool> DryRun(const Query& query, std::string_view kind) {
+  bool dry = false;
+  for (const auto& v : query.GetAll("dryRun")) {
+    if (v != "All") {
+      return OptionsInvalid(kind, {FieldError{FieldError::Type::kNotSupported, "dryRun", registry::GoQuote(v),
+                                              "supported values: \"All\""}});
+    }
+    dry = true;
+  }
+  return dry;
+}
+
+}  // namespace
+
+Result<storage::ListOptions> ParseListOptions(const Query& query, bool watch) {
+  storage::ListOptions o;
+  if (auto label = storage::LabelSelector::Parse(query.Get("labelSelector")); label.ok()) {
+    o.predicate.label = std::move(*label);
+  } else {
+    return label.status();
+  }
+  if (auto field = storage::FieldSelector::Parse(query.Get("fieldSelector")); field.ok()) {
+    o.predicate.field = std::move(*field);
+  } else {
+    return field.status();
+  }
+  auto limit = query.Int("limit");
+  if (!limit.ok()) return limit.status();
+  if (*limit && **limit > 0) o.predicate.limit = **limit;
+  o.predicate.continue_token = query.Get("continue");
+  o.predicate.allow_watch_bookmarks = query.Bool("allowWatchBookmarks");
+  o.resource_version = query.Get("resourceVersion");
+  o.resource_version_match = query.Get("resourceVersionMatch");
+  if (query.Has("sendInitialEvents")) o.send_initial_events = query.Bool("sendInitialEvents");
+
+  registry::FieldErrors errors;
+  const std::string& rvm = o.resource_version_match;
+  if (!watch) {
+    if (o.send_initial_events) {
+      errors.push_back(FieldError{FieldError::Type::kForbidden, "sendInitialEvents", "",
+                                  "sendInitialEvents is forbidden for list"});
+    }
+    if (!rvm.empty()) {
+      if (o.resource_version.empty()) {
+        errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                    "resourceVersionMatch is forbidden unless resourceVersion is provided"});
+      }
+      if (!o.predicate.continue_token.empty()) {
+        errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                    "resourceVersionMatch is forbidden when continue is provided"});
+      }
+      if (rvm != "Exact" && rvm != "NotOlderThan") {
+        errors.push_back(FieldError{FieldError::Type::kNotSupported, "resourceVersionMatch", registry::GoQuote(rvm),
+                                    "supported values: \"Exact\", \"NotOlderThan\", \"\""});
+      } else if (rvm == "Exact" && o.resource_version == "0") {
+        errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                    "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""});
+      }
+    }
+  } else {
+    if (o.send_initial_events && rvm != "NotOlderThan") {
+      errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                  "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"});
+    }
+    if (!o.send_initial_events && !rvm.empty()) {
+      errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                  "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"});
+    }
+  }
+  if (!errors.empty()) return OptionsInvalid("ListOptions", errors);
+  // The storage layer takes "" for the match when it carries no meaning.
+  if (watch) o.resource_version_match.clear();
+  return o;
+}
+
+Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, std::string_view body) {
+  registry::DeleteOptions o;
+  bool has_body = false;
+  for (char c : body) {
+    if (!std::isspace(static_cast<unsigned char>(c))) has_body = true;
+  }
+  std::optional<bool> orphan;
+  if (has_body) {
+    // A body means the query's delete options are ignored entirely, as in kube.
+    auto j = nlohmann::json::parse(body, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      return Status::BadRequest("error decoding DeleteOptions: the body is not a JSON object");
+    }
+    if (auto g = j.find("gracePeriodSeconds"); g != j.end() && g->is_number_integer()) {
+      o.grace_period_seconds = g->get<int64_t>();
+    }
+    if (auto p = j.find("propagationPolicy"); p != j.end() && p->is_string()) o.propagation_policy = *p;
+    if (auto od = j.find("orphanDependents"); od != j.end() && od->is_boolean()) orphan = od->get<bool>();
+    if (auto pre = j.find("preconditions"); pre != j.end() && pre->is_object()) {
+      if (auto uid = pre->find("uid"); uid != pre->end() && uid->is_string()) o.preconditions.uid = *uid;
+      if (auto rv = pre->find("resourceVersion"); rv != pre->end() && rv->is_string()) {
+        o.preconditions.resource_version = *rv;
+      }
+    }
+    if (auto dr = j.find("dryRun"); dr != j.end() && dr->is_array()) {
+      for (const auto& v : *dr) {
+        if (v != "All") {
+          return OptionsInvalid("DeleteOptions", {FieldError{FieldError::Type::kNotSupported, "dryRun",
+                                                             registry::GoQuote(v.is_string() ? v.get<std::string>() : v.dump()),
+                                                             "supported values: \"All\""}});
+        }
+        o.dry_run = true;
+      }
+    }
+  } else {
+    auto grace = query.Int("gracePeriodSeconds");
+    if (!grace.ok()) return grace.status();
+    o.grace_period_seconds = *grace;
+    o.propagation_policy = query.Get("propagationPolicy");
+    if (query.Has("orphanDependents")) orphan = query.Bool("orphanDependents");
+    auto dry = DryRun(query, "DeleteOptions");
+    if (!dry.ok()) return dry.status();
+    o.dry_run = *dry;
+  }
+  registry::FieldErrors errors;
+  if (orphan && !o.propagation_policy.empty()) {
+    errors.push_back(FieldError{FieldError::Type::kInvalid, "propagationPolicy", registry::GoQuote(o.propagation_policy),
+                                "orphanDependents and deletionPropagation cannot be both set"});
+  }
+  const std::string& p = o.propagation_policy;
+  if (!p.empty() && p != "Orphan" && p != "Background" && p != "Foreground") {
+    errors.push_back(FieldError{FieldError::Type::kNotSupported, "propagationPolicy", registry::GoQuote(p),
+                                "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""});
+  }
+  if (!errors.empty()) return OptionsInvalid("DeleteOptions", errors);
+  return o;
+}
+
+Result<WriteParams> ParseWriteParams(const Query& query, std::string_view verb_options) {
+  WriteParams p;
+  auto dry = DryRun(query, verb_options);
+  if (!dry.ok()) return dry.status();
+  p.dry_run = *dry;
+  p.field_manager = query.Get("fieldManager");
+  p.field_validation = query.Get("fieldValidation");
+  if (!p.field_validation.empty() && p.field_validation != "Strict" && p.field_validation != "Warn" &&
+      p.field_validation != "Ignore") {
+    return OptionsInvalid(verb_options, {FieldError{FieldError::Type::kNotSupported, "fieldValidation",
+                                                    registry::GoQuote(p.field_validation),
+                                                    "supported values: \"Ignore\", \"Strict\", \"Warn\""}});
+  }
+  if (p.field_validation.empty()) p.field_validation = "Warn";
+  if (p.field_manager.size() > 128) {
+    return OptionsInvalid(verb_options, {FieldError{FieldError::Type::kTooLong, "fieldManager", "",
+                                                    "must have at most 128 characters"}});
+  }
+  return p;
+}
+
+}  // namespace kube::endpoints

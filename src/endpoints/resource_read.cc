@@ -1,0 +1,128 @@
+// GET, LIST and WATCH handlers.
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <random>
+
+#include "endpoints/api_server.h"
+#include "endpoints/render.h"
+#include "endpoints/request_options.h"
+#include "endpoints/responses.h"
+#include "endpoints/scale.h"
+#include "storage/object_codec.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+namespace {
+
+// Streams one watch as newline-delimited JSON events, flushed one by one.
+class WatchBody final : public ResponseStream {
+ public:
+  WatchBody(storage::WatchStreamPtr stream, const registry::Store* store, Representation rep,
+            std::string include_object, storage::Clock::time_point deadline)
+      : stream_(std::move(stream)), store_(store), rep_(rep), include_object_(std::move(include_object)),
+        deadline_(deadline) {}
+
+  Step Next(std::string* out) override {
+    const auto now = storage::Clock::now();
+    if (now >= deadline_) return Step::kEnd;  // timeoutSeconds: end the body cleanly
+    storage::WatchEvent e;
+    // Return at least every half second so disconnects and shutdown are noticed.
+    switch (stream_->NextEvent(&e, std::min(deadline_, now + std::chrono::milliseconds(500)))) {
+      case storage::WatchStream::Next::kTimeout: return Step::kIdle;
+      case storage::WatchStream::Next::kClosed: return Step::kEnd;
+      case storage::WatchStream::Next::kEvent: break;
+    }
+    json object;
+    if (e.type == storage::WatchEventType::kError) {
+      object = StatusObject(e.error);
+    } else if (e.type == storage::WatchEventType::kBookmark) {
+      object = *store_->AsServed(e.object);  // bookmarks are never transformed
+    } else {
+      auto rendered = RenderObject(*store_, store_->AsServed(e.object), rep_, include_object_, first_);
+      first_ = false;
+      if (!rendered.ok()) {
+        object = StatusObject(rendered.status());
+        e.type = storage::WatchEventType::kError;
+      } else {
+        object = std::move(*rendered);
+      }
+    }
+    *out = Dump(json{{"type", storage::WatchEventTypeName(e.type)}, {"object", std::move(object)}}) + "\n";
+    return Step::kData;
+  }
+
+  void Close() override { stream_->Stop(); }
+
+ private:
+  storage::WatchStreamPtr stream_;
+  const registry::Store* store_;
+  Representation rep_;
+  std::string include_object_;
+  storage::Clock::time_point deadline_;
+  bool first_ = true;  // Table watches send column definitions only with the first event
+};
+
+storage::Clock::time_point WatchDeadline(std::optional<int64_t> timeout_seconds) {
+  if (timeout_seconds && *timeout_seconds > 0) return storage::Clock::now() + std::chrono::seconds(*timeout_seconds);
+  // No timeout given: kube picks a random 30 to 60 minutes.
+  thread_local std::mt19937 rng{std::random_device{}()};
+  return storage::Clock::now() + std::chrono::seconds(std::uniform_int_distribution<int>(1800, 3599)(rng));
+}
+
+}  // namespace
+
+HttpResponse ApiServer::Get(RequestScope& scope) {
+  const auto& info = scope.info;
+  auto obj = scope.store->Get(info.namespace_, info.name,
+                              storage::GetOptions{.resource_version = scope.query.Get("resourceVersion")});
+  if (!obj.ok()) return ErrorResponse(obj.status());
+  if (info.subresource == "scale") return JsonResponse(200, ScaleOf(**obj), scope.pretty);
+  auto rendered = RenderObject(*scope.store, *obj, scope.representation, scope.query.Get("includeObject"));
+  if (!rendered.ok()) return ErrorResponse(rendered.status());
+  return JsonResponse(200, *rendered, scope.pretty);
+}
+
+HttpResponse ApiServer::List(RequestScope& scope) {
+  auto options = ParseListOptions(scope.query, /*watch=*/false);
+  if (!options.ok()) return ErrorResponse(options.status());
+  const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
+  auto list = scope.store->List(ns, std::move(*options));
+  if (!list.ok()) return ErrorResponse(list.status());
+  auto rendered = RenderList(*scope.store, *list, scope.representation, scope.query.Get("includeObject"));
+  if (!rendered.ok()) return ErrorResponse(rendered.status());
+  return JsonResponse(200, *rendered, scope.pretty);
+}
+
+HttpResponse ApiServer::Watch(RequestScope& scope) {
+  auto options = ParseListOptions(scope.query, /*watch=*/true);
+  if (!options.ok()) return ErrorResponse(options.status());
+  const auto& info = scope.info;
+  if (!info.name.empty()) {
+    // A watch on one object is a watch on its collection pinned by name.
+    auto pinned = options->predicate.field.RequiresExactMatch("metadata.name");
+    if (pinned && *pinned != info.name) {
+      return ErrorResponse(Status::BadRequest("fieldSelector metadata.name doesn't match requested name"));
+    }
+    std::string selector = options->predicate.field.ToString();
+    selector = "metadata.name=" + info.name + (selector.empty() ? "" : "," + selector);
+    auto field = storage::FieldSelector::Parse(selector);
+    if (!field.ok()) return ErrorResponse(field.status());
+    options->predicate.field = std::move(*field);
+  }
+  auto timeout = scope.query.Int("timeoutSeconds");
+  if (!timeout.ok()) return ErrorResponse(timeout.status());
+  const auto deadline = WatchDeadline(*timeout);
+  options->deadline = deadline;
+  const std::string ns = scope.store->info().namespaced ? info.namespace_ : "";
+  auto stream = scope.store->Watch(ns, std::move(*options));
+  if (!stream.ok()) return ErrorResponse(stream.status());
+  HttpResponse r;
+  r.stream = std::make_shared<WatchBody>(std::move(*stream), scope.store, scope.representation,
+                                         scope.query.Get("includeObject"), deadline);
+  return r;
+}
+
+}  // namespace kube::endpoints

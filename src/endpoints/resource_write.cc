@@ -1,0 +1,152 @@
+// CREATE, UPDATE (PUT) and PATCH handlers, with body decoding and field validation.
+#include <nlohmann/json.hpp>
+
+#include "endpoints/api_server.h"
+#include "endpoints/field_validation.h"
+#include "endpoints/render.h"
+#include "endpoints/request_options.h"
+#include "endpoints/responses.h"
+#include "endpoints/scale.h"
+#include "patch/json_patch.h"
+#include "patch/merge_patch.h"
+#include "patch/strategic_merge_patch.h"
+#include "yaml/yaml.h"
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kUnsupportedBody =
+    "the body of the request was in an unknown format - accepted media types include: "
+    "application/json, application/yaml";
+constexpr std::string_view kUnsupportedPatch =
+    "the body of the request was in an unknown format - accepted media types include: "
+    "application/json-patch+json, application/merge-patch+json, "
+    "application/strategic-merge-patch+json";
+
+Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
+
+// The request body as JSON (JSON or YAML bodies; protobuf is answered 415 for now).
+Result<json> DecodeBody(const HttpRequest& request) {
+  switch (ParseContentType(request.Header("Content-Type"))) {
+    case BodyType::kJson: {
+      json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+      if (body.is_discarded()) return Status::BadRequest("the request body is not valid JSON");
+      return body;
+    }
+    case BodyType::kYaml:
+      return yaml::YamlToJson(request.body);
+    case BodyType::kProtobuf:
+      return Unsupported("the body of the request was in an unknown format - accepted media types include: "
+                         "application/json, application/yaml (protobuf request bodies are not supported yet)");
+    default:
+      return Unsupported(kUnsupportedBody);
+  }
+}
+
+// Drops fields the kind does not define and applies fieldValidation to them.
+Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat) {
+  const auto& info = scope.store->info();
+  const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
+  std::vector<std::string> unknown = PruneUnknownFields(schema, obj);
+  if (unknown.empty() || params.field_validation == "Ignore") return Status::OK();
+  if (params.field_validation == "Strict") {
+    std::string message = info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind +
+                          ": strict decoding error: ";
+    for (size_t i = 0; i < unknown.size(); ++i) message += (i ? ", " : "") + std::string("unknown field \"") + unknown[i] + "\"";
+    return Status::BadRequest(message);
+  }
+  for (const auto& f : unknown) scope.warnings.push_back("unknown field \"" + f + "\"");
+  return Status::OK();
+}
+
+HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
+  if (scope.info.subresource == "scale") return JsonResponse(code, ScaleOf(*obj), scope.pretty);
+  auto rendered = RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
+  if (!rendered.ok()) return ErrorResponse(rendered.status());
+  return JsonResponse(code, *rendered, scope.pretty);
+}
+
+}  // namespace
+
+HttpResponse ApiServer::Create(RequestScope& scope) {
+  auto params = ParseWriteParams(scope.query, "CreateOptions");
+  if (!params.ok()) return ErrorResponse(params.status());
+  auto body = DecodeBody(scope.request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
+  KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue()));
+  const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
+  auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
+  if (!created.ok()) return ErrorResponse(created.status());
+  return Rendered(scope, 201, *created);
+}
+
+HttpResponse ApiServer::Update(RequestScope& scope) {
+  auto params = ParseWriteParams(scope.query, "UpdateOptions");
+  if (!params.ok()) return ErrorResponse(params.status());
+  auto body = DecodeBody(scope.request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
+  const bool scale = scope.info.subresource == "scale";
+  if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue()));
+  const json& new_obj = *body;
+  auto transform = [&](const json& current) -> Result<json> {
+    if (scale) return WithReplicas(current, new_obj);
+    return new_obj;
+  };
+  const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
+  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+                                     registry::WriteOptions{.dry_run = params->dry_run});
+  if (!updated.ok()) return ErrorResponse(updated.status());
+  return Rendered(scope, 200, *updated);
+}
+
+HttpResponse ApiServer::Patch(RequestScope& scope) {
+  const BodyType type = ParseContentType(scope.request.Header("Content-Type"));
+  if (type == BodyType::kApplyPatch) {
+    return ErrorResponse(Unsupported(
+        "server-side apply (application/apply-patch+yaml) is not supported by this server yet; use "
+        "client-side apply (kubectl apply without --server-side) or a JSON, merge or strategic merge patch"));
+  }
+  if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch && type != BodyType::kStrategicMergePatch) {
+    return ErrorResponse(Unsupported(kUnsupportedPatch));
+  }
+  auto params = ParseWriteParams(scope.query, "PatchOptions");
+  if (!params.ok()) return ErrorResponse(params.status());
+  if (scope.query.Has("force")) {
+    return ErrorResponse(registry::InvalidError(
+        "meta.k8s.io", "PatchOptions", "",
+        {registry::FieldError{registry::FieldError::Type::kForbidden, "force", "",
+                              "may not be specified for non-apply patch"}}));
+  }
+  const auto& info = scope.store->info();
+  const bool scale = scope.info.subresource == "scale";
+  const auto* schema = scale ? registry_->catalogue().KindSchema("autoscaling", "v1", "Scale")
+                             : registry_->catalogue().KindSchema(info.group, info.version, info.kind);
+  const std::string& patch_body = scope.request.body;
+  Status field_status;
+  auto transform = [&](const json& current) -> Result<json> {
+    // A scale patch applies to the Scale view, then lands in spec.replicas.
+    const json target = scale ? ScaleOf(current) : current;
+    Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
+                           : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
+                                                           : patch::ApplyStrategicMergePatch(target, patch_body, schema);
+    if (!patched.ok()) return patched.status();
+    if (scale) return WithReplicas(current, *patched);
+    RequestScope& s = scope;
+    s.warnings.clear();
+    Status fs = ValidateFields(s, *params, &*patched, registry_->catalogue());
+    if (!fs.ok()) return fs;
+    return patched;
+  };
+  const std::string ns = info.namespaced ? scope.info.namespace_ : "";
+  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+                                     registry::WriteOptions{.dry_run = params->dry_run});
+  if (!updated.ok()) return ErrorResponse(updated.status());
+  return Rendered(scope, 200, *updated);
+}
+
+}  // namespace kube::endpoints

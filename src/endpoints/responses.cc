@@ -1,0 +1,67 @@
+#include "endpoints/responses.h"
+
+#include <nlohmann/json.hpp>
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+std::string Dump(const json& j, bool pretty) {
+  return j.dump(pretty ? 2 : -1, ' ', false, json::error_handler_t::replace);
+}
+
+json StatusObject(const Status& status) {
+  json out = {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()},
+              {"status", "Failure"}, {"message", status.message()}, {"code", status.HttpCode()}};
+  if (!status.Reason().empty()) out["reason"] = std::string(status.Reason());
+  if (!status.continue_token().empty()) out["metadata"]["continue"] = status.continue_token();
+  const StatusDetails& d = status.details();
+  json details = json::object();
+  if (!d.name.empty()) details["name"] = d.name;
+  if (!d.group.empty()) details["group"] = d.group;
+  if (!d.kind.empty()) details["kind"] = d.kind;
+  if (!d.uid.empty()) details["uid"] = d.uid;
+  if (!d.causes.empty()) {
+    json causes = json::array();
+    for (const auto& c : d.causes) {
+      json cause = json::object();
+      if (!c.type.empty()) cause["reason"] = c.type;
+      if (!c.message.empty()) cause["message"] = c.message;
+      if (!c.field.empty()) cause["field"] = c.field;
+      causes.push_back(std::move(cause));
+    }
+    details["causes"] = std::move(causes);
+  }
+  if (status.retry_after_seconds() > 0) details["retryAfterSeconds"] = status.retry_after_seconds();
+  if (!details.empty()) out["details"] = std::move(details);
+  return out;
+}
+
+HttpResponse ErrorResponse(const Status& status) {
+  HttpResponse r;
+  r.status = status.HttpCode();
+  r.body = Dump(StatusObject(status));
+  // Retry-After only when kube would set it: client-go retries such answers silently.
+  if (status.retry_after_seconds() > 0) {
+    r.headers.emplace("Retry-After", std::to_string(status.retry_after_seconds()));
+  }
+  return r;
+}
+
+HttpResponse JsonResponse(int code, const json& body, bool pretty) {
+  HttpResponse r;
+  r.status = code;
+  r.body = Dump(body, pretty);
+  return r;
+}
+
+json SuccessStatus(std::string_view name, std::string_view group, std::string_view resource,
+                   std::string_view uid) {
+  return json{{"kind", "Status"},
+              {"apiVersion", "v1"},
+              {"metadata", json::object()},
+              {"status", "Success"},
+              {"details", {{"name", name}, {"group", group}, {"kind", resource}, {"uid", uid}}}};
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,71 @@
+#include "endpoints/scale.h"
+
+#include <string>
+
+namespace kube::endpoints {
+
+using nlohmann::json;
+
+namespace {
+
+// A LabelSelector object (or a ReplicationController's plain map) as selector text.
+std::string SelectorString(const json& selector) {
+  if (!selector.is_object()) return "";
+  std::string out;
+  auto add = [&](const std::string& term) { out += (out.empty() ? "" : ",") + term; };
+  const bool structured = selector.contains("matchLabels") || selector.contains("matchExpressions");
+  const json& labels = structured ? (selector.contains("matchLabels") ? selector["matchLabels"] : json::object())
+                                  : selector;
+  if (labels.is_object()) {
+    for (const auto& [k, v] : labels.items()) add(k + "=" + (v.is_string() ? v.get<std::string>() : ""));
+  }
+  if (structured && selector.contains("matchExpressions") && selector["matchExpressions"].is_array()) {
+    for (const auto& e : selector["matchExpressions"]) {
+      if (!e.is_object()) continue;
+      const std::string key = e.value("key", "");
+      const std::string op = e.value("operator", "");
+      std::string values;
+      if (e.contains("values") && e["values"].is_array()) {
+        for (const auto& v : e["values"]) values += (values.empty() ? "" : ",") + (v.is_string() ? v.get<std::string>() : "");
+      }
+      if (op == "In") add(key + " in (" + values + ")");
+      if (op == "NotIn") add(key + " notin (" + values + ")");
+      if (op == "Exists") add(key);
+      if (op == "DoesNotExist") add("!" + key);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json ScaleOf(const json& obj) {
+  const json& meta = obj.contains("metadata") ? obj["metadata"] : json::object();
+  json scale_meta = json::object();
+  for (const char* f : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+    if (meta.contains(f)) scale_meta[f] = meta[f];
+  }
+  const json& spec = obj.contains("spec") && obj["spec"].is_object() ? obj["spec"] : json::object();
+  const json& status = obj.contains("status") && obj["status"].is_object() ? obj["status"] : json::object();
+  json out = {{"kind", "Scale"},
+              {"apiVersion", "autoscaling/v1"},
+              {"metadata", scale_meta},
+              {"spec", {{"replicas", spec.value("replicas", int64_t{1})}}},
+              {"status", {{"replicas", status.value("replicas", int64_t{0})}}}};
+  const std::string selector = SelectorString(spec.contains("selector") ? spec["selector"] : json());
+  if (!selector.empty()) out["status"]["selector"] = selector;
+  return out;
+}
+
+json WithReplicas(json obj, const json& scale) {
+  if (scale.contains("spec") && scale["spec"].is_object() && scale["spec"].contains("replicas")) {
+    obj["spec"]["replicas"] = scale["spec"]["replicas"];
+  }
+  // The Scale's resourceVersion is the object's: carry it so a stale Scale conflicts.
+  if (scale.contains("metadata") && scale["metadata"].is_object() && scale["metadata"].contains("resourceVersion")) {
+    obj["metadata"]["resourceVersion"] = scale["metadata"]["resourceVersion"];
+  }
+  return obj;
+}
+
+}  // namespace kube::endpoints

@@ -1,0 +1,231 @@
+// registry::Store: keys, reads, watches and create.
+#include "registry/store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <random>
+
+#include "registry/errors.h"
+#include "registry/namespace_lifecycle.h"
+#include "storage/object_codec.h"
+
+namespace kube::registry {
+
+using storage::Object;
+using storage::ObjectPtr;
+
+namespace {
+
+constexpr int kGenerateNameAttempts = 8;
+
+std::string RandomSuffix() {
+  // kube's generateName alphabet (no vowels, no confusable characters), five characters.
+  static constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string out;
+  for (int i = 0; i < 5; ++i) out.push_back(kAlphabet[rng() % kAlphabet.size()]);
+  return out;
+}
+
+std::string NewUid() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  const uint64_t a = rng(), b = rng();
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+}  // namespace
+
+std::string NowRfc3339() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
+             NamespaceLifecycle* namespaces)
+    : info_(info),
+      rules_(RulesFor(info.group, info.resource)),
+      attrs_(AttrsFor(rules_, info.namespaced)),
+      storage_(storage),
+      namespaces_(namespaces) {}
+
+std::string Store::ApiVersion() const {
+  return info_.group.empty() ? info_.version : info_.group + "/" + info_.version;
+}
+
+bool Store::HasSubresource(std::string_view name) const { return info_.FindSubresource(name) != nullptr; }
+
+std::string Store::Key(std::string_view ns, std::string_view name) const {
+  std::string key = info_.storage_prefix;
+  if (info_.namespaced) key += "/" + std::string(ns);
+  return key + "/" + std::string(name);
+}
+
+std::string Store::CollectionKey(std::string_view ns) const {
+  std::string key = info_.storage_prefix;
+  if (info_.namespaced && !ns.empty()) key += "/" + std::string(ns);
+  return key;
+}
+
+std::string Store::NameOf(const Object& obj) const {
+  auto meta = obj.find("metadata");
+  return meta != obj.end() && meta->is_object() ? meta->value("name", "") : "";
+}
+
+ObjectPtr Store::AsServed(ObjectPtr obj) const {
+  if (!obj) return obj;
+  const std::string want = ApiVersion();
+  auto it = obj->find("apiVersion");
+  if (it != obj->end() && it->is_string() && it->get_ref<const std::string&>() == want) return obj;
+  auto copy = std::make_shared<Object>(*obj);
+  (*copy)["apiVersion"] = want;
+  (*copy)["kind"] = info_.kind;
+  return copy;
+}
+
+Result<ObjectPtr> Store::Get(std::string_view ns, std::string_view name,
+                             const storage::GetOptions& options) const {
+  auto got = storage_->Get(Key(ns, name), options);
+  if (!got.ok()) return FromStorage(got.status(), info_.group, info_.resource, name);
+  if (!*got) return NotFoundError(info_.group, info_.resource, name);
+  return AsServed(*got);
+}
+
+Result<storage::ListResult> Store::List(std::string_view ns, storage::ListOptions options) const {
+  KUBE_RETURN_IF_ERROR(CheckFieldSelector(rules_, info_.namespaced, options.predicate.field));
+  options.predicate.get_attrs = attrs_;
+  options.recursive = true;
+  // A name selector without paging reads the one key (kube's single-object optimisation).
+  auto name = options.predicate.MatchesSingleName();
+  std::string key = CollectionKey(ns);
+  if (name && options.predicate.continue_token.empty() && (!info_.namespaced || !ns.empty())) {
+    key = Key(ns, *name);
+    options.recursive = false;
+  }
+  auto list = storage_->GetList(key, options);
+  if (!list.ok()) return FromStorage(list.status(), info_.group, info_.resource, "");
+  for (auto& item : list->items) item = AsServed(item);
+  return list;
+}
+
+Result<storage::WatchStreamPtr> Store::Watch(std::string_view ns, storage::ListOptions options) const {
+  KUBE_RETURN_IF_ERROR(CheckFieldSelector(rules_, info_.namespaced, options.predicate.field));
+  options.predicate.get_attrs = attrs_;
+  options.recursive = true;
+  return storage_->Watch(CollectionKey(ns), options);
+}
+
+Status Store::CheckBodyType(Object* obj) const {
+  if (!obj->is_object()) return Status::BadRequest("the body of the request must be a JSON object");
+  const std::string want = ApiVersion();
+  auto api_version = obj->find("apiVersion");
+  if (api_version != obj->end() && api_version->is_string() && !api_version->get_ref<const std::string&>().empty() &&
+      api_version->get_ref<const std::string&>() != want) {
+    return Status::BadRequest("the API version in the data (" + api_version->get<std::string>() +
+                              ") does not match the expected API version (" + want + ")");
+  }
+  auto kind = obj->find("kind");
+  if (kind != obj->end() && kind->is_string() && !kind->get_ref<const std::string&>().empty() &&
+      kind->get_ref<const std::string&>() != info_.kind) {
+    return Status::BadRequest("the kind in the data (" + kind->get<std::string>() +
+                              ") does not match the expected kind (" + info_.kind + ")");
+  }
+  (*obj)["apiVersion"] = want;
+  (*obj)["kind"] = info_.kind;
+  auto meta = obj->find("metadata");
+  if (meta == obj->end() || meta->is_null()) {
+    (*obj)["metadata"] = Object::object();
+  } else if (!meta->is_object()) {
+    return Status::BadRequest(info_.kind + " in version \"" + info_.version + "\" cannot be handled as a " +
+                              info_.kind + ": metadata must be an object");
+  }
+  return Status::OK();
+}
+
+Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
+  KUBE_RETURN_IF_ERROR(CheckBodyType(obj));
+  Object& meta = (*obj)["metadata"];
+  if (info_.namespaced) {
+    const std::string body_ns = meta.value("namespace", "");
+    if (!body_ns.empty() && body_ns != ns) {
+      return Status::BadRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    meta["namespace"] = std::string(ns);
+  } else {
+    meta.erase("namespace");
+  }
+  // System fields are the server's: whatever the client sent is dropped.
+  for (const char* f : {"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds",
+                        "selfLink", "generation", "managedFields"}) {
+    meta.erase(f);
+  }
+  meta["uid"] = NewUid();
+  meta["creationTimestamp"] = NowRfc3339();
+  if (rules_.tracks_generation) meta["generation"] = 1;
+  // A status subresource owns .status: a create starts from an empty one.
+  if (HasSubresource("status") && info_.resource != "namespaces") {
+    if (info_.group.empty() && info_.resource == "pods") {
+      (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", "BestEffort"}};
+    } else {
+      obj->erase("status");
+    }
+  }
+  if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj);
+  return Status::OK();
+}
+
+Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOptions& options) {
+  if (info_.namespaced && ns.empty()) {
+    return Status::BadRequest("the server could not find the requested resource: a namespace is required");
+  }
+  KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj));
+  if (info_.namespaced && namespaces_ != nullptr) {
+    KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/true, info_.group, info_.resource, NameOf(obj)));
+  }
+  Object& meta = obj["metadata"];
+  const std::string generate_name = meta.value("generateName", "");
+  const bool generated = meta.value("name", "").empty() && !generate_name.empty();
+  for (int attempt = 0;; ++attempt) {
+    if (generated) meta["name"] = generate_name.substr(0, 58) + RandomSuffix();
+    FieldErrors errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);
+    if (generated && !errors.empty()) {
+      // Report the prefix, as kube validates generateName rather than the generated name.
+      for (auto& e : errors) {
+        if (e.field == "metadata.name") {
+          e.field = "metadata.generateName";
+          e.value = GoQuote(generate_name);
+        }
+      }
+    }
+    if (!errors.empty()) return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
+    const std::string name = meta["name"];
+    if (options.dry_run) {
+      // Nothing is stored: the answer has uid and creationTimestamp but no resourceVersion.
+      auto existing = storage_->Get(Key(ns, name), storage::GetOptions{.ignore_not_found = true});
+      if (existing.ok() && *existing) return AlreadyExistsError(info_.group, info_.resource, name);
+      return ObjectPtr(std::make_shared<Object>(std::move(obj)));
+    }
+    auto created = storage_->Create(Key(ns, name), obj, 0);
+    if (created.ok()) return *created;
+    if (!created.status().IsAlreadyExists()) return FromStorage(created.status(), info_.group, info_.resource, name);
+    if (!generated) return AlreadyExistsError(info_.group, info_.resource, name);
+    if (attempt + 1 >= kGenerateNameAttempts) {
+      Status s = AlreadyExistsError(info_.group, info_.resource, name);
+      s.set_message(s.message() + ", the server was not able to generate a unique name for the object");
+      return s.set_retry_after_seconds(1);
+    }
+  }
+}
+
+}  // namespace kube::registry

@@ -1,0 +1,98 @@
+// registry::Store: the generic REST storage of one built-in resource (kube's
+// generic/registry.Store plus the create/update/delete strategies of rest.md §4): system fields,
+// names and generateName, namespace rules, resourceVersion preconditions, generation, the status
+// subresource, finalizers and graceful deletion, dry runs — over a storage::Interface (the
+// cacher in the server).
+//
+// Thread-safety: safe for concurrent use. The storage and the NamespaceLifecycle must outlive it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.h"
+#include "registry/kind_rules.h"
+#include "storage/interface.h"
+
+namespace kube::registry {
+
+class NamespaceLifecycle;
+
+struct WriteOptions {
+  bool dry_run = false;
+};
+
+struct DeleteOptions {
+  std::optional<int64_t> grace_period_seconds;
+  storage::Preconditions preconditions;
+  std::string propagation_policy;  // "", Orphan, Background, Foreground
+  bool dry_run = false;
+};
+
+class Store {
+ public:
+  Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
+        NamespaceLifecycle* namespaces);
+
+  const catalogue::ResourceInfo& info() const { return info_; }
+  const KindRules& rules() const { return rules_; }
+  storage::Interface* storage() const { return storage_; }
+  // "v1" or "apps/v1".
+  std::string ApiVersion() const;
+  bool HasSubresource(std::string_view name) const;
+
+  // Storage keys: <prefix>/<ns>/<name>, <prefix>/<name>; collections <prefix>[/<ns>].
+  std::string Key(std::string_view ns, std::string_view name) const;
+  std::string CollectionKey(std::string_view ns) const;
+
+  Result<storage::ObjectPtr> Get(std::string_view ns, std::string_view name,
+                                 const storage::GetOptions& options) const;
+  // `options.predicate.get_attrs` is filled in; the field selector is checked (400).
+  Result<storage::ListResult> List(std::string_view ns, storage::ListOptions options) const;
+  Result<storage::WatchStreamPtr> Watch(std::string_view ns, storage::ListOptions options) const;
+
+  Result<storage::ObjectPtr> Create(std::string_view ns, storage::Object obj, const WriteOptions& options);
+
+  // What an update writes, computed from the current object (PUT: the body; PATCH: the patched
+  // current object).
+  using Transform = std::function<Result<storage::Object>(const storage::Object& current)>;
+  Result<storage::ObjectPtr> Update(std::string_view ns, std::string_view name,
+                                    std::string_view subresource, const Transform& transform,
+                                    const WriteOptions& options);
+
+  struct DeleteResult {
+    storage::ObjectPtr object;
+    bool deleted = false;  // false: marked for deletion (finalizers or grace period pending)
+  };
+  Result<DeleteResult> Delete(std::string_view ns, std::string_view name, const DeleteOptions& options);
+  Result<std::vector<storage::ObjectPtr>> DeleteCollection(std::string_view ns,
+                                                           storage::ListOptions list_options,
+                                                           const DeleteOptions& options);
+
+  // The object as served at this resource's version (objects written through another version
+  // of the same resource carry that version's apiVersion in storage).
+  storage::ObjectPtr AsServed(storage::ObjectPtr obj) const;
+
+ private:
+  friend class NamespaceLifecycle;
+  Status CheckBodyType(storage::Object* obj) const;
+  Status PrepareForCreate(std::string_view ns, storage::Object* obj) const;
+  Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current,
+                                           storage::Object next) const;
+  // Writes `obj` over the current state through storage (or computes it for a dry run).
+  Result<storage::ObjectPtr> RemoveIfFinalized(const std::string& key, storage::ObjectPtr obj);
+  std::string NameOf(const storage::Object& obj) const;
+
+  catalogue::ResourceInfo info_;
+  KindRules rules_;
+  storage::AttrsFunc attrs_;
+  storage::Interface* storage_;
+  NamespaceLifecycle* namespaces_;
+};
+
+// RFC 3339 with second precision, UTC ("2024-05-01T12:00:00Z").
+std::string NowRfc3339();
+
+}  // namespace kube::registry

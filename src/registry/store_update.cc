@@ -1,0 +1,171 @@
+// registry::Store: update (PUT and PATCH share it) and the status subresource.
+#include <nlohmann/json.hpp>
+
+#include "registry/errors.h"
+#include "registry/namespace_lifecycle.h"
+#include "registry/store.h"
+#include "storage/object_codec.h"
+
+namespace kube::registry {
+
+using storage::Object;
+using storage::ObjectPtr;
+
+namespace {
+
+// Everything but metadata and status: what a "spec change" means for generation.
+Object SpecOf(const Object& obj) {
+  Object out = obj;
+  out.erase("metadata");
+  out.erase("status");
+  out.erase("apiVersion");
+  out.erase("kind");
+  return out;
+}
+
+const Object& Member(const Object& obj, const char* key) {
+  static const Object kNull;
+  auto it = obj.find(key);
+  return it == obj.end() ? kNull : *it;
+}
+
+}  // namespace
+
+Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current,
+                                       Object next) const {
+  KUBE_RETURN_IF_ERROR(CheckBodyType(&next));
+  const Object& cur_meta = current["metadata"];
+  Object& meta = next["metadata"];
+  const std::string name = cur_meta.value("name", "");
+  const std::string body_name = meta.value("name", "");
+  if (!body_name.empty() && body_name != name) {
+    return Status::BadRequest("the name of the object (" + body_name + ") does not match the name on the URL (" +
+                              name + ")");
+  }
+  if (info_.namespaced) {
+    const std::string body_ns = meta.value("namespace", "");
+    if (!body_ns.empty() && body_ns != cur_meta.value("namespace", "")) {
+      return Status::BadRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+  }
+  // Optimistic concurrency: a stale resourceVersion loses.
+  const std::string rv = meta.value("resourceVersion", "");
+  if (!rv.empty() && rv != cur_meta.value("resourceVersion", "")) {
+    return ConflictError(info_.group, info_.resource, name, kObjectModified);
+  }
+
+  if (subresource == "status") {
+    // The status subresource writes only .status.
+    Object updated = current;
+    if (next.contains("status")) {
+      updated["status"] = next["status"];
+    } else {
+      updated.erase("status");
+    }
+    next = std::move(updated);
+  } else if (subresource == "finalize") {
+    Object updated = current;
+    updated["spec"]["finalizers"] = Member(Member(next, "spec"), "finalizers").is_array()
+                                        ? next["spec"]["finalizers"]
+                                        : Object::array();
+    next = std::move(updated);
+  } else {
+    if (HasSubresource("status")) {
+      // ... and the main resource keeps the current status.
+      if (current.contains("status")) {
+        next["status"] = current["status"];
+      } else {
+        next.erase("status");
+      }
+    }
+    for (const char* f : {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                          "name", "namespace", "generation"}) {
+      if (cur_meta.contains(f)) {
+        meta[f] = cur_meta[f];
+      } else {
+        meta.erase(f);
+      }
+    }
+    meta.erase("selfLink");
+    if (cur_meta.contains("deletionTimestamp")) {
+      // Finalizers may only go away while an object is being deleted.
+      const Object& old_f = Member(cur_meta, "finalizers");
+      const Object& new_f = Member(meta, "finalizers");
+      if (new_f.is_array()) {
+        for (const auto& f : new_f) {
+          if (!old_f.is_array() || std::find(old_f.begin(), old_f.end(), f) == old_f.end()) {
+            return InvalidError(info_.group, info_.kind, name,
+                                {FieldError{FieldError::Type::kForbidden, "metadata.finalizers", "",
+                                            "no new finalizers can be added if the object is being deleted"}});
+          }
+        }
+      }
+    }
+    if (rules_.tracks_generation) {
+      bool changed = SpecOf(current) != SpecOf(next);
+      if (rules_.generation_counts_annotations) {
+        changed = changed || Member(cur_meta, "annotations") != Member(meta, "annotations");
+      }
+      if (changed) meta["generation"] = cur_meta.value("generation", int64_t{0}) + 1;
+    }
+    if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, &next);
+  }
+  FieldErrors errors = ValidateObjectMeta(next["metadata"], rules_.name_rule, info_.namespaced);
+  if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
+  return next;
+}
+
+Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std::string_view subresource,
+                                const Transform& transform, const WriteOptions& options) {
+  if (!subresource.empty() && subresource != "status" &&
+      !(subresource == "finalize" && info_.resource == "namespaces")) {
+    return MethodNotSupportedError(info_.group, info_.resource + "/" + std::string(subresource), "update");
+  }
+  const std::string key = Key(ns, name);
+  if (info_.namespaced && namespaces_ != nullptr) {
+    KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/false, info_.group, info_.resource));
+  }
+  auto compute = [&](const Object& current) -> Result<Object> {
+    if (current.empty()) return NotFoundError(info_.group, info_.resource, name);
+    auto next = transform(*AsServed(std::make_shared<Object>(current)));
+    if (!next.ok()) return next.status();
+    return PrepareForUpdate(subresource, current, std::move(*next));
+  };
+  if (options.dry_run) {
+    auto current = storage_->Get(key, storage::GetOptions{});
+    if (!current.ok()) return FromStorage(current.status(), info_.group, info_.resource, name);
+    auto next = compute(**current);
+    if (!next.ok()) return next.status();
+    // A dry run answers with the unchanged resourceVersion.
+    storage::SetResourceVersion(&*next, std::stoll(storage::ObjectResourceVersion(**current)));
+    return ObjectPtr(std::make_shared<Object>(std::move(*next)));
+  }
+  auto updated = storage_->GuaranteedUpdate(
+      key, /*ignore_not_found=*/false, nullptr,
+      [&](const Object& current, const storage::ResponseMeta&, std::optional<uint64_t>*) {
+        return compute(current);
+      },
+      nullptr);
+  if (!updated.ok()) return FromStorage(updated.status(), info_.group, info_.resource, name);
+  return RemoveIfFinalized(key, *updated);
+}
+
+Result<ObjectPtr> Store::RemoveIfFinalized(const std::string& key, ObjectPtr obj) {
+  // An object being deleted goes away with its last finalizer (and, for pods, a zero grace).
+  const Object& meta = (*obj)["metadata"];
+  if (!meta.contains("deletionTimestamp")) return obj;
+  const Object& finalizers = Member(meta, "finalizers");
+  if (finalizers.is_array() && !finalizers.empty()) return obj;
+  if (rules_.graceful_delete && meta.value("deletionGracePeriodSeconds", int64_t{0}) > 0) return obj;
+  storage::Preconditions pre{.uid = std::nullopt, .resource_version = storage::ObjectResourceVersion(*obj)};
+  auto deleted = storage_->Delete(key, &pre, nullptr, nullptr, {});
+  if (!deleted.ok()) {
+    // Someone changed it meanwhile; they will see the same rule applied on their write.
+    if (deleted.status().IsConflict() || deleted.status().IsNotFound()) return obj;
+    return FromStorage(deleted.status(), info_.group, info_.resource, NameOf(*obj));
+  }
+  return AsServed(*deleted);
+}
+
+}  // namespace kube::registry

@@ -1,0 +1,185 @@
+#include "server/http_server.h"
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+namespace kube::server {
+
+namespace {
+
+// One thread per connection: a watch keeps its connection's thread for its whole life, so a
+// fixed pool (8 threads by default) would stall every other client behind eight watches.
+class ThreadPerConnection final : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> fn) override {
+    std::lock_guard lock(mu_);
+    ReapFinishedLocked();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    workers_.push_back(Worker{std::thread([fn = std::move(fn), done] {
+                                fn();
+                                done->store(true);
+                              }),
+                              done});
+  }
+  void shutdown() override {
+    std::vector<Worker> workers;
+    {
+      std::lock_guard lock(mu_);
+      workers.swap(workers_);
+    }
+    for (auto& w : workers) w.thread.join();
+  }
+
+ private:
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  void ReapFinishedLocked() {
+    for (auto it = workers_.begin(); it != workers_.end();) {
+      if (it->done->load()) {
+        it->thread.join();
+        it = workers_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::mutex mu_;
+  std::vector<Worker> workers_;
+};
+
+endpoints::HttpRequest Convert(const httplib::Request& req) {
+  endpoints::HttpRequest r;
+  r.method = req.method;
+  r.path = req.path;
+  auto q = req.target.find('?');
+  if (q != std::string::npos) r.raw_query = req.target.substr(q + 1);
+  for (const auto& [k, v] : req.headers) r.headers.emplace(k, v);
+  r.body = req.body;
+  r.remote_addr = req.remote_addr;
+  return r;
+}
+
+constexpr const char* kInternalError =
+    R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
+    R"("message":"Internal error occurred: unexpected failure while serving the request",)"
+    R"("reason":"InternalError","code":500})";
+
+}  // namespace
+
+struct HttpServer::Impl {
+  ServerOptions options;
+  endpoints::Handler handler;
+  httplib::Server server;
+  std::thread listener;
+  int port = 0;
+
+  void Serve(const httplib::Request& req, httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
+    endpoints::HttpResponse out;
+    try {
+      out = handler(Convert(req));
+    } catch (...) {
+      // The recovery filter: nothing a client sends may take the server down.
+      out = endpoints::HttpResponse{};
+      out.status = 500;
+      out.body = kInternalError;
+    }
+    res.status = out.status;
+    for (const auto& [k, v] : out.headers) res.set_header(k.c_str(), v);
+    if (out.stream) {
+      auto stream = out.stream;
+      res.set_chunked_content_provider(
+          out.content_type,
+          [stream](size_t, httplib::DataSink& sink) -> bool {
+            std::string chunk;
+            switch (stream->Next(&chunk)) {
+              case endpoints::ResponseStream::Step::kData:
+                // An empty write would end the body without its terminating chunk.
+                return chunk.empty() ? sink.is_writable() : sink.write(chunk.data(), chunk.size());
+              case endpoints::ResponseStream::Step::kIdle:
+                return sink.is_writable();  // notices a client that left
+              case endpoints::ResponseStream::Step::kEnd:
+                sink.done();
+                return true;
+            }
+            return false;
+          },
+          [stream](bool) { stream->Close(); });
+    } else {
+      res.set_content(std::move(out.body), out.content_type.c_str());
+    }
+    if (options.verbosity >= 1) {
+      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+      std::fprintf(stderr, "%s %s %d %lldus%s\n", req.method.c_str(), req.target.c_str(), res.status,
+                   static_cast<long long>(us), out.stream ? " (streaming)" : "");
+    }
+  }
+};
+
+HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->handler = std::move(handler);
+  auto& svr = impl_->server;
+  svr.new_task_queue = [] { return new ThreadPerConnection(); };
+  svr.set_tcp_nodelay(true);
+  svr.set_keep_alive_max_count(100000);
+  svr.set_keep_alive_timeout(120);
+  svr.set_read_timeout(60, 0);
+  svr.set_write_timeout(60, 0);
+  svr.set_payload_max_length(options.max_request_body_bytes);
+  // No response compression: httplib gzips chunked JSON without flushing, which would hold back
+  // watch events from every Go client (they all send Accept-Encoding: gzip).
+  svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  auto serve = [impl = impl_.get()](const httplib::Request& req, httplib::Response& res) {
+    impl->Serve(req, res);
+  };
+  svr.Get(".*", serve);
+  svr.Post(".*", serve);
+  svr.Put(".*", serve);
+  svr.Patch(".*", serve);
+  svr.Delete(".*", serve);
+  svr.Options(".*", serve);
+  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content(kInternalError, "application/json");
+  });
+}
+
+HttpServer::~HttpServer() { Stop(); }
+
+Result<int> HttpServer::Start() {
+  auto& svr = impl_->server;
+  if (impl_->options.port == 0) {
+    impl_->port = svr.bind_to_any_port(impl_->options.bind_address);
+    if (impl_->port <= 0) return Status::Internal("cannot bind to " + impl_->options.bind_address);
+  } else {
+    if (!svr.bind_to_port(impl_->options.bind_address, impl_->options.port)) {
+      return Status::Internal("cannot bind to " + impl_->options.bind_address + ":" +
+                              std::to_string(impl_->options.port));
+    }
+    impl_->port = impl_->options.port;
+  }
+  impl_->listener = std::thread([this] { impl_->server.listen_after_bind(); });
+  while (!svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return impl_->port;
+}
+
+void HttpServer::Stop() {
+  if (!impl_ || !impl_->listener.joinable()) return;
+  impl_->server.stop();
+  impl_->listener.join();
+}
+
+}  // namespace kube::server
