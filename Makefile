@@ -34,6 +34,7 @@ test: build
 
 bench: build
 	./$(BUILD_DIR)/bench/storage_bench
+	./$(BUILD_DIR)/bench/http_bench ./$(BUILD_DIR)/kube-apiserver-lite
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
 # the default) or SANITIZER=thread (TSan).

@@ -163,6 +163,15 @@ TEST_CASE("field validation: unknown fields are pruned and reported with their p
   CHECK(pod["spec"]["containers"][0]["image"] == "x");
   json cm = {{"data", {{"any-key", "v"}}}, {"metadata", {{"labels", {{"a", "b"}}}}}};
   CHECK(PruneUnknownFields(cat.KindSchema("", "v1", "ConfigMap"), &cm).empty());
+  CHECK(TypeMismatch(cat.KindSchema("", "v1", "ConfigMap"), cm).empty());
+  CHECK(TypeMismatch(cat.KindSchema("", "v1", "ConfigMap"), json{{"data", {{"a", 5}}}}) ==
+        "json: cannot unmarshal number into Go struct field .data[a] of type string");
+  json dep = {{"spec", {{"replicas", "3"}}}};
+  CHECK(TypeMismatch(cat.KindSchema("apps", "v1", "Deployment"), dep).find("of type int64") != std::string::npos);
+  json svc = {{"spec", {{"ports", {{{"port", 80}, {"targetPort", "http"}}}}}}};
+  CHECK(TypeMismatch(cat.KindSchema("", "v1", "Service"), svc).empty());
+  json nulls = {{"metadata", {{"labels", nullptr}}}, {"spec", nullptr}};
+  CHECK(TypeMismatch(cat.KindSchema("", "v1", "Pod"), nulls).empty());
 }
 
 TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {

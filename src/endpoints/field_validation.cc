@@ -45,7 +45,87 @@ void Prune(const Schema* schema, nlohmann::json* value, const std::string& path,
   }
 }
 
+const char* JsonTypeName(const nlohmann::json& v) {
+  if (v.is_string()) return "string";
+  if (v.is_boolean()) return "bool";
+  if (v.is_number()) return "number";
+  if (v.is_array()) return "array";
+  if (v.is_object()) return "object";
+  return "null";
+}
+
+// The Go-ish name of what a schema node holds, for error messages.
+const char* SchemaTypeName(Schema::Type t) {
+  switch (t) {
+    case Schema::Type::kObject: return "struct";
+    case Schema::Type::kMap: return "map";
+    case Schema::Type::kArray: return "slice";
+    case Schema::Type::kString: return "string";
+    case Schema::Type::kInteger: return "int64";
+    case Schema::Type::kNumber: return "float64";
+    case Schema::Type::kBoolean: return "bool";
+    case Schema::Type::kIntOrString: return "intstr.IntOrString";
+    case Schema::Type::kQuantity: return "resource.Quantity";
+    case Schema::Type::kTime: return "v1.Time";
+    case Schema::Type::kAny: return "any";
+  }
+  return "any";
+}
+
+bool Fits(Schema::Type t, const nlohmann::json& v) {
+  if (v.is_null()) return true;
+  switch (t) {
+    case Schema::Type::kObject:
+    case Schema::Type::kMap: return v.is_object();
+    case Schema::Type::kArray: return v.is_array();
+    case Schema::Type::kString:
+    case Schema::Type::kTime: return v.is_string();
+    case Schema::Type::kInteger: return v.is_number_integer();
+    case Schema::Type::kNumber: return v.is_number();
+    case Schema::Type::kBoolean: return v.is_boolean();
+    case Schema::Type::kIntOrString: return v.is_number_integer() || v.is_string();
+    case Schema::Type::kQuantity: return v.is_string() || v.is_number();
+    case Schema::Type::kAny: return true;
+  }
+  return true;
+}
+
+std::string Mismatch(const Schema* schema, const nlohmann::json& value, const std::string& path) {
+  if (schema == nullptr) return "";
+  if (!Fits(schema->type(), value)) {
+    return std::string("json: cannot unmarshal ") + JsonTypeName(value) + " into Go struct field " + path +
+           " of type " + SchemaTypeName(schema->type());
+  }
+  if (value.is_null()) return "";
+  switch (schema->type()) {
+    case Schema::Type::kObject:
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        std::string m = Mismatch(schema->Field(it.key()), it.value(), path + "." + it.key());
+        if (!m.empty()) return m;
+      }
+      return "";
+    case Schema::Type::kMap:
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        std::string m = Mismatch(schema->Items(), it.value(), path + "[" + it.key() + "]");
+        if (!m.empty()) return m;
+      }
+      return "";
+    case Schema::Type::kArray:
+      for (size_t i = 0; i < value.size(); ++i) {
+        std::string m = Mismatch(schema->Items(), value[i], path + "[" + std::to_string(i) + "]");
+        if (!m.empty()) return m;
+      }
+      return "";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
+
+std::string TypeMismatch(const catalogue::Schema* schema, const nlohmann::json& obj) {
+  return Mismatch(schema, obj, "");
+}
 
 std::vector<std::string> PruneUnknownFields(const catalogue::Schema* schema, nlohmann::json* obj) {
   std::vector<std::string> unknown;

@@ -18,4 +18,9 @@ namespace kube::endpoints {
 // "spec.containers[0].bar"). A null schema knows nothing and prunes nothing.
 std::vector<std::string> PruneUnknownFields(const catalogue::Schema* schema, nlohmann::json* obj);
 
+// The first value whose JSON type the schema's type cannot hold (a number where a string goes),
+// described as Go's decoder would: "json: cannot unmarshal number into Go struct field
+// .data[a] of type string". Empty when every value fits; null fits everywhere.
+std::string TypeMismatch(const catalogue::Schema* schema, const nlohmann::json& obj);
+
 }  // namespace kube::endpoints

@@ -51,6 +51,11 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
   const auto& info = scope.store->info();
   const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
   std::vector<std::string> unknown = PruneUnknownFields(schema, obj);
+  // Typed decoding fails on a value of the wrong type whatever fieldValidation says.
+  if (std::string mismatch = TypeMismatch(schema, *obj); !mismatch.empty()) {
+    return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
+                              info.kind + ": " + mismatch);
+  }
   if (unknown.empty() || params.field_validation == "Ignore") return Status::OK();
   if (params.field_validation == "Strict") {
     std::string message = info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind +

@@ -151,6 +151,24 @@ HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
   svr.Patch(".*", serve);
   svr.Delete(".*", serve);
   svr.Options(".*", serve);
+  // Errors httplib answers by itself (oversized or malformed requests) still get a Status body.
+  svr.set_error_handler([limit = options.max_request_body_bytes](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    std::string reason = "InternalError", message = "the request could not be processed";
+    switch (res.status) {
+      case 400: reason = "BadRequest"; message = "the request could not be parsed"; break;
+      case 404: reason = "NotFound"; message = "the server could not find the requested resource"; break;
+      case 413:
+        reason = "RequestEntityTooLarge";
+        message = "Request entity too large: limit is " + std::to_string(limit);
+        break;
+      case 414: reason = "RequestURITooLong"; message = "the request URI is too long"; break;
+      default: break;
+    }
+    res.set_content(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":")" +
+                        message + R"(","reason":")" + reason + R"(","code":)" + std::to_string(res.status) + "}",
+                    "application/json");
+  });
   svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;
     res.set_content(kInternalError, "application/json");

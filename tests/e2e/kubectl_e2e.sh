@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# kubectl_e2e.sh BIN — the project's own end-to-end checks of kube-apiserver-lite with unchanged
+# kubectl and curl: health and version, discovery, bad input answered with Status errors,
+# namespace lifecycle, dry run, deletecollection, field validation, Table and
+# PartialObjectMetadata watches, clean SIGTERM with open watches, persistence with --data-dir.
+bin=${1:?usage: kubectl_e2e.sh path/to/kube-apiserver-lite}
+. "$(dirname "$0")/lib.sh"
+
+start_server
+expect "healthz" '^200 ok$' http GET /healthz
+expect "readyz verbose" 'readyz check passed' http GET '/readyz?verbose'
+expect "version is the catalogue's API level" '"minor":"36"' http GET /version
+expect "aggregated discovery content type" 'as=APIGroupDiscoveryList' \
+  curl -s -D - -o /dev/null -H 'Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' "$url/apis"
+expect "legacy discovery of a group" '"preferredVersion":\{"groupVersion":"apps/v1"' http GET /apis/apps
+expect "unknown path is a plain 404" '^404 404 page not found' http GET /nope
+
+# Bad input: a Status with the right code, and the server keeps serving.
+expect "malformed JSON is 400" '^400 .*"reason":"BadRequest"' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{bad'
+expect "malformed YAML is 400" '^400 .*error converting YAML' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/yaml' --data $'a: [\n'
+expect "wrong kind is 400" '^400 .*does not match the expected kind' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"kind":"Secret","apiVersion":"v1","metadata":{"name":"x"}}'
+expect "wrong value type is 400" '^400 .*cannot unmarshal number' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"metadata":{"name":"x"},"data":{"a":5}}'
+head -c 4000000 /dev/zero | tr '\0' 'a' >"$work/huge"
+expect "oversized body is 413" '^413 .*RequestEntityTooLarge' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data-binary @"$work/huge"
+expect "bad label selector is 400" '^400 .*unable to parse requirement' http GET '/api/v1/pods?labelSelector=a%20in%20('
+expect "unsupported field selector is 400" '^400 .*field label not supported: spec.foo' http GET '/api/v1/pods?fieldSelector=spec.foo=x'
+expect "bad resourceVersion is 400" '^400 .*invalid resource version' http GET '/api/v1/pods?resourceVersion=abc'
+expect "unknown media type is 415" '^415 .*UnsupportedMediaType' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: text/html' --data 'x'
+expect "server-side apply is 415 with a clear message" '^415 .*server-side apply' http PATCH /api/v1/namespaces/default/configmaps/x -H 'Content-Type: application/apply-patch+yaml' --data 'a: b'
+expect "still serving" '^200 ok$' http GET /healthz
+
+cat >"$work/cm.yaml" <<'Y'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: e2e-cm, labels: {app: e2e}}
+data: {a: "1"}
+Y
+expect "dry-run create stores nothing" 'created \(server dry run\)' k create -f "$work/cm.yaml" --dry-run=server
+refuse "dry-run object absent" 'NotFound' k get cm e2e-cm
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: warn-cm}\nbogus: 1\n' >"$work/warn.yaml"
+expect "unknown field warns with --validate=warn" 'unknown field "bogus"' k create -f "$work/warn.yaml" --validate=warn
+expect "create" 'created' k create -f "$work/cm.yaml"
+expect "table with labels" 'e2e-cm .*app=e2e' k get cm --show-labels
+expect "deletecollection by label" 'deleted' k delete cm -l app=e2e
+refuse "deleted by the collection delete" 'NotFound' k get cm e2e-cm
+
+# PartialObjectMetadata and Table watches.
+rv=$(k get cm -o jsonpath='{.metadata.resourceVersion}')
+(sleep 0.5; k create cm pom-cm --from-literal=x=y >/dev/null 2>&1 || \
+   curl -s -XPOST -H 'Content-Type: application/json' --data '{"metadata":{"name":"pom-cm"}}' "$url/api/v1/namespaces/default/configmaps" >/dev/null) &
+creator=$!
+expect "PartialObjectMetadata watch" '"kind":"PartialObjectMetadata"' \
+  curl -s -H 'Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' \
+  "$url/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$rv&timeoutSeconds=2"
+wait "$creator"
+expect "PartialObjectMetadataList" '"kind":"PartialObjectMetadataList"' \
+  curl -s -H 'Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' "$url/api/v1/namespaces/default/configmaps"
+curl -s -H 'Accept: application/json;as=Table;g=meta.k8s.io;v=v1' \
+  "$url/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1" >"$work/table-watch"
+expect "Table watch: column definitions with the first event" '"columnDefinitions":\[.*"kind":"Table"' head -n1 "$work/table-watch"
+expect "Table watch: none with later events" '"columnDefinitions":null' sed -n 2p "$work/table-watch"
+
+# Namespace lifecycle, which envtest's kube-apiserver lacks a controller for.
+refuse "default namespace cannot be deleted" 'forbidden: this namespace may not be deleted' k delete ns default
+expect "create namespace" 'created' k create -f - <<<'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"e2e-ns"}}'
+expect "object with a finalizer in it" 'created' k create -n e2e-ns -f - <<<'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"held","finalizers":["e2e.example.com/hold"]}}'
+expect "delete the namespace" 'deleted' k delete ns e2e-ns --wait=false
+expect "namespace is Terminating" 'Terminating' k get ns e2e-ns
+refuse "creating in a terminating namespace is forbidden" 'is being terminated' k create -n e2e-ns -f "$work/cm.yaml"
+expect "content is being deleted" '[0-9TZ:-]{20}' k get cm held -n e2e-ns -o jsonpath='{.metadata.deletionTimestamp}'
+expect "release the finalizer" 'patched' k patch cm held -n e2e-ns --type=merge -p '{"metadata":{"finalizers":null}}'
+expect "the namespace goes away" 'deleted|condition met' k wait --for=delete ns/e2e-ns --timeout=20s
+
+# SIGTERM with an open watch stops the server promptly and cleanly.
+curl -s "$url/api/v1/configmaps?watch=1" >/dev/null &
+watcher=$!
+sleep 0.3
+start=$(date +%s%N)
+kill -TERM "$server"
+if wait "$server"; then
+  elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ "$elapsed" -lt 5000 ]; then ok "SIGTERM with an open watch (${elapsed} ms)"; else bad "SIGTERM too slow" "$elapsed ms"; fi
+else
+  bad "SIGTERM exit status" "$(tail -5 "$work/server.err")"
+fi
+server=""
+wait "$watcher" 2>/dev/null
+
+# Persistence: a data dir survives a restart.
+start_server --data-dir "$work/data"
+expect "create in a persisted server" 'created' k create -f "$work/cm.yaml"
+before=$(k get cm e2e-cm -o jsonpath='{.metadata.uid}/{.metadata.resourceVersion}')
+stop_server
+start_server --data-dir "$work/data"
+expect "the object survived the restart" "^$before\$" k get cm e2e-cm -o jsonpath='{.metadata.uid}/{.metadata.resourceVersion}'
+expect "initial namespaces not duplicated" '^4$' bash -c "KUBECONFIG=$KUBECONFIG $kubectl --cache-dir $KUBECACHEDIR get ns --no-headers | wc -l | tr -d ' '"
+stop_server
+
+finish

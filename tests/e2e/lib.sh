@@ -1,0 +1,52 @@
+# Shared helpers of the end-to-end scripts: start/stop the server, checks, and the closing
+# "N passed, M failed" line. Source it; it expects $bin (the server binary).
+set -u
+work=$(mktemp -d)
+export KUBECONFIG=$work/kubeconfig
+export KUBECACHEDIR=$work/cache
+kubectl=${KUBECTL:-kubectl}
+passed=0 failed=0
+server=""
+
+start_server() {  # start_server [extra flags...]
+  rm -f "$KUBECONFIG"
+  "$bin" --port 0 --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
+  server=$!
+  for _ in $(seq 1 200); do
+    [ -s "$KUBECONFIG" ] && break
+    sleep 0.05
+  done
+  url=$(grep -o 'http://[0-9.:]*' "$work/server.out" | head -n1)
+  [ -n "$url" ] || { echo "FAIL server did not start"; cat "$work/server.err"; exit 1; }
+}
+stop_server() {
+  [ -n "$server" ] && kill -TERM "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  server=""
+}
+cleanup() { stop_server; rm -rf "$work"; }
+trap cleanup EXIT
+
+k() { "$kubectl" --cache-dir "$KUBECACHEDIR" "$@"; }
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; printf '%s\n' "$2" | head -n 8 | sed 's/^/     | /'; failed=$((failed + 1)); }
+expect() {  # expect NAME REGEX CMD...: CMD succeeds and its output matches REGEX
+  local name=$1 pattern=$2; shift 2
+  local out
+  if out=$("$@" 2>&1) && grep -Eq -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name" "$out"; fi
+}
+refuse() {  # refuse NAME REGEX CMD...: CMD fails and its output matches REGEX
+  local name=$1 pattern=$2; shift 2
+  local out
+  if out=$("$@" 2>&1); then bad "$name (succeeded)" "$out"
+  elif grep -Eq -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name" "$out"; fi
+}
+# http METHOD PATH [curl args...]: prints "<code> <body>"
+http() {
+  local method=$1 path=$2; shift 2
+  curl -s -o "$work/body" -w '%{http_code}' -X "$method" "$@" "$url$path" >"$work/code"
+  echo "$(cat "$work/code") $(cat "$work/body")"
+}
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
