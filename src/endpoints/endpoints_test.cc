@@ -174,6 +174,13 @@ TEST_CASE("field validation: unknown fields are pruned and reported with their p
   CHECK(TypeMismatch(cat.KindSchema("", "v1", "Pod"), nulls).empty());
 }
 
+TEST_CASE("field validation: duplicate keys are found with their paths") {
+  CHECK(DuplicateFields(R"({"a":1,"b":{"c":1,"c":2},"l":[{"x":1,"x":2}],"a":3})") ==
+        std::vector<std::string>{"b.c", "l[0].x", "a"});
+  CHECK(DuplicateFields(R"({"a":1})").empty());
+  CHECK(DuplicateFields("{broken").empty());
+}
+
 TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {
   const auto& cat = catalogue::Catalogue::BuiltIn();
   Discovery d(cat, [](const catalogue::ResourceInfo& info) { return !info.storage_prefix.empty(); });

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 namespace kube::endpoints {
 
 namespace {
@@ -121,7 +123,72 @@ std::string Mismatch(const Schema* schema, const nlohmann::json& value, const st
   }
 }
 
+// Tracks the path of the current value and the keys seen in every open object.
+class DuplicateFinder : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::vector<std::string> duplicates;
+
+  bool null() override { return Value(); }
+  bool boolean(bool) override { return Value(); }
+  bool number_integer(number_integer_t) override { return Value(); }
+  bool number_unsigned(number_unsigned_t) override { return Value(); }
+  bool number_float(number_float_t, const string_t&) override { return Value(); }
+  bool string(string_t&) override { return Value(); }
+  bool binary(binary_t&) override { return Value(); }
+  bool start_object(std::size_t) override {
+    frames_.push_back(Frame{true, {}, 0, Path()});
+    return true;
+  }
+  bool key(string_t& k) override {
+    Frame& f = frames_.back();
+    f.current_key = k;
+    if (!f.keys.insert(k).second) duplicates.push_back(f.prefix.empty() ? k : f.prefix + "." + k);
+    return true;
+  }
+  bool end_object() override { return Close(); }
+  bool start_array(std::size_t) override {
+    frames_.push_back(Frame{false, {}, 0, Path()});
+    return true;
+  }
+  bool end_array() override { return Close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  struct Frame {
+    bool is_object;
+    std::set<std::string> keys;
+    size_t index;
+    std::string prefix;
+    std::string current_key;
+  };
+  // The path of the value about to be read.
+  std::string Path() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    if (f.is_object) return f.prefix.empty() ? f.current_key : f.prefix + "." + f.current_key;
+    return f.prefix + "[" + std::to_string(f.index) + "]";
+  }
+  bool Value() {
+    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+    return true;
+  }
+  bool Close() {
+    frames_.pop_back();
+    return Value();
+  }
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
+
+std::vector<std::string> DuplicateFields(std::string_view body) {
+  DuplicateFinder finder;
+  const bool ok = nlohmann::json::sax_parse(body.begin(), body.end(), &finder,
+                                            nlohmann::json::input_format_t::json, /*strict=*/true,
+                                            /*ignore_comments=*/false);
+  if (!ok) return {};
+  return finder.duplicates;
+}
 
 std::string TypeMismatch(const catalogue::Schema* schema, const nlohmann::json& obj) {
   return Mismatch(schema, obj, "");

@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalogue/schema.h"
@@ -17,6 +18,10 @@ namespace kube::endpoints {
 // Removes unknown fields from `obj` in place and returns their paths ("spec.foo",
 // "spec.containers[0].bar"). A null schema knows nothing and prunes nothing.
 std::vector<std::string> PruneUnknownFields(const catalogue::Schema* schema, nlohmann::json* obj);
+
+// Paths of object keys that appear twice in the JSON text `body` ("metadata.name"); typed
+// decoding keeps the last one, strict decoding reports them. Empty for malformed text.
+std::vector<std::string> DuplicateFields(std::string_view body);
 
 // The first value whose JSON type the schema's type cannot hold (a number where a string goes),
 // described as Go's decoder would: "json: cannot unmarshal number into Go struct field

@@ -29,15 +29,24 @@ constexpr std::string_view kUnsupportedPatch =
 Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
 
 // The request body as JSON (JSON or YAML bodies; protobuf is answered 415 for now).
-Result<json> DecodeBody(const HttpRequest& request) {
+// `duplicates` receives the strict decoder's complaints about repeated keys.
+Result<json> DecodeBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
   switch (ParseContentType(request.Header("Content-Type"))) {
     case BodyType::kJson: {
       json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
       if (body.is_discarded()) return Status::BadRequest("the request body is not valid JSON");
+      for (auto& path : DuplicateFields(request.body)) duplicates->push_back("duplicate field \"" + path + "\"");
       return body;
     }
-    case BodyType::kYaml:
-      return yaml::YamlToJson(request.body);
+    case BodyType::kYaml: {
+      auto body = yaml::YamlToJson(request.body);
+      if (!body.ok()) return body;
+      // The strict decoder rejects what the lenient one let through: repeated keys.
+      if (auto strict = yaml::YamlToJsonStrict(request.body); !strict.ok()) {
+        duplicates->push_back(strict.status().message());
+      }
+      return body;
+    }
     case BodyType::kProtobuf:
       return Unsupported("the body of the request was in an unknown format - accepted media types include: "
                          "application/json, application/yaml (protobuf request bodies are not supported yet)");
@@ -46,8 +55,9 @@ Result<json> DecodeBody(const HttpRequest& request) {
   }
 }
 
-// Drops fields the kind does not define and applies fieldValidation to them.
-Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat) {
+// Drops fields the kind does not define and applies fieldValidation to them and to `duplicates`.
+Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat,
+                      const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
   const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
   std::vector<std::string> unknown = PruneUnknownFields(schema, obj);
@@ -56,14 +66,16 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
                               info.kind + ": " + mismatch);
   }
-  if (unknown.empty() || params.field_validation == "Ignore") return Status::OK();
+  std::vector<std::string> problems = duplicates;
+  for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
+  if (problems.empty() || params.field_validation == "Ignore") return Status::OK();
   if (params.field_validation == "Strict") {
     std::string message = info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind +
                           ": strict decoding error: ";
-    for (size_t i = 0; i < unknown.size(); ++i) message += (i ? ", " : "") + std::string("unknown field \"") + unknown[i] + "\"";
+    for (size_t i = 0; i < problems.size(); ++i) message += (i ? ", " : "") + problems[i];
     return Status::BadRequest(message);
   }
-  for (const auto& f : unknown) scope.warnings.push_back("unknown field \"" + f + "\"");
+  for (const auto& p : problems) scope.warnings.push_back(p);
   return Status::OK();
 }
 
@@ -79,10 +91,11 @@ HttpResponse Rendered(const RequestScope& scope, int code, const storage::Object
 HttpResponse ApiServer::Create(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "CreateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
-  auto body = DecodeBody(scope.request);
+  std::vector<std::string> duplicates;
+  auto body = DecodeBody(scope.request, &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
-  KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue()));
+  KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
   auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
   if (!created.ok()) return ErrorResponse(created.status());
@@ -92,11 +105,12 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
 HttpResponse ApiServer::Update(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "UpdateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
-  auto body = DecodeBody(scope.request);
+  std::vector<std::string> duplicates;
+  auto body = DecodeBody(scope.request, &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
   const bool scale = scope.info.subresource == "scale";
-  if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue()));
+  if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;
   auto transform = [&](const json& current) -> Result<json> {
     if (scale) return WithReplicas(current, new_obj);

@@ -39,6 +39,12 @@ expect "dry-run create stores nothing" 'created \(server dry run\)' k create -f 
 refuse "dry-run object absent" 'NotFound' k get cm e2e-cm
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: warn-cm}\nbogus: 1\n' >"$work/warn.yaml"
 expect "unknown field warns with --validate=warn" 'unknown field "bogus"' k create -f "$work/warn.yaml" --validate=warn
+expect "duplicate field refused under Strict" '^400 .*strict decoding error: duplicate field \\"data\\"' \
+  http POST '/api/v1/namespaces/default/configmaps?fieldValidation=Strict' -H 'Content-Type: application/json' \
+  --data '{"metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"}}'
+expect "duplicate field warned under Warn" 'Warning: 299 - "duplicate field \\"data\\""' \
+  curl -s -D - -o /dev/null -XPOST -H 'Content-Type: application/json' \
+  --data '{"metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"}}' "$url/api/v1/namespaces/default/configmaps"
 expect "create" 'created' k create -f "$work/cm.yaml"
 expect "table with labels" 'e2e-cm .*app=e2e' k get cm --show-labels
 expect "deletecollection by label" 'deleted' k delete cm -l app=e2e
