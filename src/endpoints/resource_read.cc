@@ -35,22 +35,28 @@ class WatchBody final : public ResponseStream {
       case storage::WatchStream::Next::kClosed: return Step::kEnd;
       case storage::WatchStream::Next::kEvent: break;
     }
-    json object;
+    // The envelope is written around the dumped object: no copy of the object per watcher.
+    std::string object;
     if (e.type == storage::WatchEventType::kError) {
-      object = StatusObject(e.error);
+      object = Dump(StatusObject(e.error));
     } else if (e.type == storage::WatchEventType::kBookmark) {
-      object = *store_->AsServed(e.object);  // bookmarks are never transformed
+      object = Dump(*store_->AsServed(e.object));  // bookmarks are never transformed
+    } else if (rep_.as == Representation::As::kObject) {
+      object = Dump(*store_->AsServed(e.object));
     } else {
       auto rendered = RenderObject(*store_, store_->AsServed(e.object), rep_, include_object_, first_);
       first_ = false;
       if (!rendered.ok()) {
-        object = StatusObject(rendered.status());
+        object = Dump(StatusObject(rendered.status()));
         e.type = storage::WatchEventType::kError;
       } else {
-        object = std::move(*rendered);
+        object = Dump(*rendered);
       }
     }
-    *out = Dump(json{{"type", storage::WatchEventTypeName(e.type)}, {"object", std::move(object)}}) + "\n";
+    out->clear();
+    out->reserve(object.size() + 32);
+    out->append("{\"type\":\"").append(storage::WatchEventTypeName(e.type)).append("\",\"object\":");
+    out->append(object).append("}\n");
     return Step::kData;
   }
 

@@ -110,13 +110,15 @@ storage::AttrsFunc AttrsFor(const KindRules& rules, bool namespaced) {
 Status CheckFieldSelector(const KindRules& rules, bool namespaced, const storage::FieldSelector& selector) {
   std::set<std::string> allowed(rules.selectable_fields.begin(), rules.selectable_fields.end());
   allowed.insert("metadata.name");
-  if (namespaced) allowed.insert("metadata.namespace");
+  // The default conversion accepts metadata.namespace even for cluster-scoped kinds (it is
+  // empty there); kinds with their own conversion accept it only when namespaced.
+  if (namespaced || !rules.custom_field_labels) allowed.insert("metadata.namespace");
   if (allowed.count("spec.nodeName")) allowed.insert("spec.host");
   for (const auto& field : selector.FieldNames()) {
     if (allowed.count(field)) continue;
     if (rules.custom_field_labels) return Status::BadRequest("field label not supported: " + field);
-    return Status::BadRequest("\"" + field + "\" is not a known field selector: only \"metadata.name\"" +
-                              (namespaced ? ", \"metadata.namespace\"" : ""));
+    return Status::BadRequest("\"" + field +
+                              "\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"");
   }
   return Status::OK();
 }

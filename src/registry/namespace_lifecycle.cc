@@ -61,6 +61,12 @@ void NamespaceLifecycle::Stop() {
 
 Status NamespaceLifecycle::Admit(std::string_view ns, bool create, std::string_view group,
                                  std::string_view resource, std::string_view name) {
+  bool terminating = false;
+  {
+    // A namespace marked for deletion a moment ago may still look Active in the cache.
+    std::lock_guard lock(mu_);
+    terminating = terminating_.count(std::string(ns)) > 0;
+  }
   // The cache first; a namespace created a moment ago may only be in storage yet.
   auto got = namespaces_->Get("", ns, storage::GetOptions{.resource_version = "0"});
   if (!got.ok() && got.status().IsNotFound()) got = namespaces_->Get("", ns, storage::GetOptions{});
@@ -69,7 +75,7 @@ Status NamespaceLifecycle::Admit(std::string_view ns, bool create, std::string_v
     return got.status();
   }
   const Object& status = (*got)->contains("status") ? (**got)["status"] : Object();
-  if (create && status.is_object() && status.value("phase", "") == "Terminating") {
+  if (create && (terminating || (status.is_object() && status.value("phase", "") == "Terminating"))) {
     Status s = ForbiddenError(group, resource, name,
                               "unable to create new content in namespace " + std::string(ns) +
                                   " because it is being terminated");
@@ -87,18 +93,28 @@ Status NamespaceLifecycle::CheckDeletable(std::string_view name) const {
   return Status::OK();
 }
 
-void NamespaceLifecycle::PrepareNamespaceObject(const catalogue::ResourceInfo& info, Object* obj) const {
+void NamespaceLifecycle::PrepareNamespaceObject(const catalogue::ResourceInfo& info, Object* obj,
+                                                const Object* current) const {
   if (!info.group.empty() || info.resource != "namespaces") return;
   Object& meta = (*obj)["metadata"];
   meta["labels"][std::string(kNameLabel)] = meta.value("name", "");
   Object& spec = (*obj)["spec"];
   if (!spec.is_object()) spec = Object::object();
-  if (!spec.contains("finalizers") && !meta.contains("deletionTimestamp") && !obj->contains("status")) {
-    spec["finalizers"] = Object::array({"kubernetes"});
+  if (current == nullptr) {
+    Object& finalizers = spec["finalizers"];
+    if (!finalizers.is_array()) finalizers = Object::array();
+    if (std::find(finalizers.begin(), finalizers.end(), Object("kubernetes")) == finalizers.end()) {
+      finalizers.push_back("kubernetes");
+    }
+    (*obj)["status"] = Object{{"phase", "Active"}};
+    return;
   }
-  Object& status = (*obj)["status"];
-  if (!status.is_object()) status = Object::object();
-  if (!status.contains("phase")) status["phase"] = "Active";
+  const Object& cur_spec = current->contains("spec") ? (*current)["spec"] : Object();
+  if (cur_spec.is_object() && cur_spec.contains("finalizers")) {
+    spec["finalizers"] = cur_spec["finalizers"];
+  } else {
+    spec.erase("finalizers");
+  }
 }
 
 void NamespaceLifecycle::StartTerminating(std::string_view name) {

@@ -46,8 +46,11 @@ class NamespaceLifecycle {
                std::string_view name = "");
   // 403 for the namespaces that may never be deleted.
   Status CheckDeletable(std::string_view name) const;
-  // Server-set fields of Namespace objects (no-op for other resources).
-  void PrepareNamespaceObject(const catalogue::ResourceInfo& info, storage::Object* obj) const;
+  // Server-set fields of Namespace objects (no-op for other resources): on create (`current`
+  // null) phase Active and the kubernetes finalizer; on update spec.finalizers stay as stored
+  // (only /finalize changes them); always the kubernetes.io/metadata.name label.
+  void PrepareNamespaceObject(const catalogue::ResourceInfo& info, storage::Object* obj,
+                              const storage::Object* current) const;
   // Hands a namespace that was marked for deletion to the controller.
   void StartTerminating(std::string_view name);
 

@@ -181,7 +181,7 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
       obj->erase("status");
     }
   }
-  if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj);
+  if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
   return Status::OK();
 }
 

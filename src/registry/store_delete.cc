@@ -59,8 +59,20 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
   auto current = storage_->Get(key, storage::GetOptions{});
   if (!current.ok()) return FromStorage(current.status(), info_.group, info_.resource, name);
   const Object& cur = **current;
-  if (Status pre = storage::CheckPreconditions(&options.preconditions, cur); !pre.ok()) {
-    return FromStorage(pre, info_.group, info_.resource, name);
+  // kube's rest.BeforeDelete words these itself, naming the Kind (not the resource).
+  const Object& cur_meta = cur["metadata"];
+  if (options.preconditions.uid && *options.preconditions.uid != cur_meta.value("uid", "")) {
+    return ConflictError(info_.group, info_.kind, name,
+                         "the UID in the precondition (" + *options.preconditions.uid +
+                             ") does not match the UID in record (" + cur_meta.value("uid", "") +
+                             "). The object might have been deleted and then recreated");
+  }
+  if (options.preconditions.resource_version &&
+      *options.preconditions.resource_version != cur_meta.value("resourceVersion", "")) {
+    return ConflictError(info_.group, info_.kind, name,
+                         "the ResourceVersion in the precondition (" + *options.preconditions.resource_version +
+                             ") does not match the ResourceVersion in record (" +
+                             cur_meta.value("resourceVersion", "") + "). The object might have been modified");
   }
   const bool is_namespace = info_.resource == "namespaces" && info_.group.empty();
   const int64_t grace = rules_.graceful_delete ? PodGrace(cur, options.grace_period_seconds) : 0;
@@ -81,7 +93,8 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
       Object& meta = next["metadata"];
       if (!meta.contains("deletionTimestamp") || grace < meta.value("deletionGracePeriodSeconds", int64_t{0})) {
         meta["deletionTimestamp"] = Rfc3339After(grace);
-        meta["deletionGracePeriodSeconds"] = grace;
+        // A namespace being deleted has no grace period, only a deletionTimestamp.
+        if (!is_namespace) meta["deletionGracePeriodSeconds"] = grace;
         if (rules_.tracks_generation && meta.contains("generation")) {
           meta["generation"] = meta.value("generation", int64_t{0}) + 1;
         }

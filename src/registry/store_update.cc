@@ -49,6 +49,13 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
           "the namespace of the provided object does not match the namespace sent on the request");
     }
   }
+  // A uid in the body is a precondition, as kube derives one from it.
+  const std::string body_uid = meta.value("uid", "");
+  if (!body_uid.empty() && body_uid != cur_meta.value("uid", "")) {
+    return ConflictError(info_.group, info_.resource, name,
+                         "Precondition failed: UID in precondition: " + body_uid +
+                             ", UID in object meta: " + cur_meta.value("uid", ""));
+  }
   // Optimistic concurrency: a stale resourceVersion loses.
   const std::string rv = meta.value("resourceVersion", "");
   if (!rv.empty() && rv != cur_meta.value("resourceVersion", "")) {
@@ -93,12 +100,17 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
       const Object& old_f = Member(cur_meta, "finalizers");
       const Object& new_f = Member(meta, "finalizers");
       if (new_f.is_array()) {
+        std::string added;
         for (const auto& f : new_f) {
           if (!old_f.is_array() || std::find(old_f.begin(), old_f.end(), f) == old_f.end()) {
-            return InvalidError(info_.group, info_.kind, name,
-                                {FieldError{FieldError::Type::kForbidden, "metadata.finalizers", "",
-                                            "no new finalizers can be added if the object is being deleted"}});
+            added += (added.empty() ? "" : ", ") + GoQuote(f.is_string() ? f.get<std::string>() : f.dump());
           }
+        }
+        if (!added.empty()) {
+          return InvalidError(info_.group, info_.kind, name,
+                              {FieldError{FieldError::Type::kForbidden, "metadata.finalizers", "",
+                                          "no new finalizers can be added if the object is being deleted, found new "
+                                          "finalizers []string{" + added + "}"}});
         }
       }
     }
@@ -109,7 +121,7 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
       }
       if (changed) meta["generation"] = cur_meta.value("generation", int64_t{0}) + 1;
     }
-    if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, &next);
+    if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, &next, &current);
   }
   FieldErrors errors = ValidateObjectMeta(next["metadata"], rules_.name_rule, info_.namespaced);
   if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);

@@ -57,7 +57,11 @@ void ValidateQualifiedName(std::string_view key, const std::string& field, Field
   if (slash != std::string_view::npos) {
     std::string_view prefix = key.substr(0, slash);
     name = key.substr(slash + 1);
-    if (prefix.empty() || prefix.size() > 253 || !std::regex_match(prefix.begin(), prefix.end(), kSubdomain)) {
+    if (prefix.empty()) {
+      errors->push_back(Invalid(field, key, "prefix part must be non-empty"));
+    } else if (prefix.size() > 253) {
+      errors->push_back(Invalid(field, key, "prefix part must be no more than 253 characters"));
+    } else if (!std::regex_match(prefix.begin(), prefix.end(), kSubdomain)) {
       errors->push_back(Invalid(field, key, "prefix part " + std::string(kSubdomainMsg)));
     }
   }
@@ -112,11 +116,9 @@ FieldErrors ValidateObjectMeta(const nlohmann::json& meta, NameRule rule, bool n
     for (const auto& [key, value] : labels->items()) {
       ValidateQualifiedName(key, "metadata.labels", &errors);
       const std::string v = value.is_string() ? value.get<std::string>() : "";
-      if (v.size() > 63) {
-        errors.push_back(Invalid("metadata.labels", v, "must be no more than 63 characters"));
-      } else if (!std::regex_match(v, kLabelValue)) {
-        errors.push_back(Invalid("metadata.labels", v, kLabelValueMsg));
-      }
+      // Length and format are reported independently, as kube's IsValidLabelValue does.
+      if (v.size() > 63) errors.push_back(Invalid("metadata.labels", v, "must be no more than 63 characters"));
+      if (!std::regex_match(v, kLabelValue)) errors.push_back(Invalid("metadata.labels", v, kLabelValueMsg));
     }
   }
   if (auto annotations = meta.find("annotations"); annotations != meta.end() && annotations->is_object()) {

@@ -1,6 +1,12 @@
 #include "server/http_server.h"
 
 #include <httplib.h>
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -63,6 +69,31 @@ endpoints::HttpRequest Convert(const httplib::Request& req) {
   r.body = req.body;
   r.remote_addr = req.remote_addr;
   return r;
+}
+
+// Calls fn(fd, listening) for every TCP socket of this process whose local port is `port`: the
+// server's listening socket and the connections it accepted. httplib keeps both private.
+void ForEachServerSocket(int port, const std::function<void(int, bool)>& fn) {
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return;
+  while (dirent* entry = readdir(dir)) {
+    const int fd = std::atoi(entry->d_name);
+    if (fd <= 2 || fd == dirfd(dir)) continue;
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) continue;
+    int local_port = 0;
+    if (addr.ss_family == AF_INET) local_port = ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+    if (addr.ss_family == AF_INET6) local_port = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+    if (local_port != port) continue;
+    int listening = 0;
+    socklen_t opt_len = sizeof listening;
+    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &opt_len);
+    fn(fd, listening != 0);
+  }
+  closedir(dir);
 }
 
 constexpr const char* kInternalError =
@@ -189,6 +220,11 @@ Result<int> HttpServer::Start() {
     }
     impl_->port = impl_->options.port;
   }
+  // httplib listens with a backlog of 5, which drops bursts of connections (a thousand
+  // informers starting at once) into one-second SYN retries; Linux lets listen() raise it.
+  ForEachServerSocket(impl_->port, [](int fd, bool listening) {
+    if (listening) ::listen(fd, SOMAXCONN);
+  });
   impl_->listener = std::thread([this] { impl_->server.listen_after_bind(); });
   while (!svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return impl_->port;
@@ -197,6 +233,11 @@ Result<int> HttpServer::Start() {
 void HttpServer::Stop() {
   if (!impl_ || !impl_->listener.joinable()) return;
   impl_->server.stop();
+  // An idle keep-alive connection would hold its thread (and so the shutdown) for the whole
+  // keep-alive timeout: end this server's connections so every worker returns at once.
+  ForEachServerSocket(impl_->port, [](int fd, bool listening) {
+    if (!listening) ::shutdown(fd, SHUT_RDWR);
+  });
   impl_->listener.join();
 }
 

@@ -1,0 +1,498 @@
+// http_bench: end-to-end HTTP figures of kube-apiserver-lite, measured against the real server
+// binary started as a child process (plain HTTP on 127.0.0.1, cpp-httplib keep-alive clients):
+//   1. cold start: spawn -> GET /readyz answers 200 (median of 5 starts), and the server's VmRSS
+//      idle right after ready and after the create load of step 2;
+//   2. POST ConfigMap from 16 threads: req/s, p50/p99 latency;
+//   3. GET ConfigMap from 16 threads: req/s, p50/p99 latency;
+//   4. LIST of 10,000 ConfigMaps, consistent (rv "") and from the watch cache (rv=0): p50/p99;
+//   5. watch fan-out: 1000 HTTP watches, 100 creates 10 ms apart, delivery latency p50/p99 from
+//      the start of each create to its arrival at each watcher, and deliveries vs expected.
+//
+// Every measurement checks its results (status codes, names, item counts, every watcher receiving
+// every event in order); a failed check prints "CHECK FAILED", marks its row FAIL and makes the
+// exit status 1.
+//
+// Usage: http_bench [path/to/kube-apiserver-lite]
+//   default: ../kube-apiserver-lite next to this binary's directory, else build/kube-apiserver-lite
+#include <httplib.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_util.h"
+#include "http_server_process.h"
+
+namespace {
+
+using namespace kube::bench;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+// --- sizes (the whole run stays well under 90 s on a 2-core machine)
+constexpr int kColdStarts = 5;
+constexpr int kThreads = 16;           // load threads, each with its own keep-alive client
+constexpr size_t kCreates = 8'000;
+constexpr size_t kGets = 20'000;
+constexpr size_t kListObjects = 10'000;
+constexpr int kListRuns = 10;          // per LIST variant
+constexpr int kWatchers = 1'000;
+constexpr int kWatchWrites = 100;
+constexpr auto kWatchSpacing = 10ms;
+constexpr auto kWatchGrace = 15s;      // how long to wait for missing events after the last write
+// Watches being opened at once. The server listens with cpp-httplib's backlog of 5: a larger burst
+// of connects overflows its accept queue and waits out 1 s SYN retransmits (64 at once: ~8 s for
+// 1000 watches; 4 at once: ~0.2 s).
+constexpr int kConnectWindow = 4;
+constexpr auto kStopTimeout = 20s;
+
+const std::string kConfigMaps = "/api/v1/namespaces/default/configmaps";
+const std::string kWatchNs = "bench-watch";
+const std::string kWatchConfigMaps = "/api/v1/namespaces/" + kWatchNs + "/configmaps";
+
+struct Endpoint { std::string host; int port = 0; };
+
+std::unique_ptr<httplib::Client> MakeClient(const Endpoint& ep, time_t read_timeout_s = 30) {
+  auto c = std::make_unique<httplib::Client>(ep.host, ep.port);
+  c->set_tcp_nodelay(true);
+  c->set_keep_alive(true);
+  c->set_connection_timeout(10, 0);
+  c->set_read_timeout(read_timeout_s, 0);
+  return c;
+}
+
+std::string Describe(const httplib::Result& r) {
+  if (!r) return "request failed: " + httplib::to_string(r.error());
+  return "HTTP " + std::to_string(r->status) + ": " + r->body.substr(0, 200);
+}
+
+std::string ConfigMapName(size_t i) {
+  char name[32];
+  std::snprintf(name, sizeof name, "cm-%05zu", i);
+  return name;
+}
+std::string ConfigMapJson(const std::string& name, size_t i) {
+  return json{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+              {"metadata", {{"name", name}, {"labels", {{"app", "http-bench"}}}}},
+              {"data", {{"index", std::to_string(i)}, {"config", std::string(64, 'x')}}}}.dump();
+}
+
+// The JSON object in the body of `r` when it has status `want`, else a discarded (null) value.
+json ParseBody(const httplib::Result& r, int want) {
+  json body = r && r->status == want ? json::parse(r->body, nullptr, false) : json();
+  return body.is_object() ? body : json(json::value_t::discarded);
+}
+// metadata.resourceVersion of a JSON object, "" when it has none.
+std::string ResourceVersion(const json& obj) {
+  const auto meta = obj.is_object() ? obj.find("metadata") : obj.end();
+  return meta != obj.end() && meta->is_object() ? meta->value("resourceVersion", "") : "";
+}
+
+// "" when `r` has status `want` and a JSON body naming `name`, else what is wrong.
+std::string CheckObject(const httplib::Result& r, int want, const std::string& name) {
+  if (!r || r->status != want) return "want HTTP " + std::to_string(want) + ", got " + Describe(r);
+  const json body = ParseBody(r, want);
+  if (body.is_discarded()) return "response body is not a JSON object";
+  const std::string got = ObjectName(body);
+  return got == name ? "" : "response names \"" + got + "\", want \"" + name + "\"";
+}
+
+// --- parallel request load
+
+struct LoadResult {
+  std::vector<double> latencies_us;  // one per request
+  double seconds = 0;                // wall time of the whole load
+  bool ok = true;
+};
+
+// Sends request(client, i) for every i in [begin, end) from `threads` threads, each with its own
+// keep-alive client; times only the request, then runs check(i, result) -> "" or an error.
+// The clients connect one at a time (a GET /readyz each) before the clock starts: the server's
+// listen backlog of 5 turns a burst of connects into 1 s SYN retransmits and failed requests.
+template <class Request, class Check>
+LoadResult ParallelLoad(const Endpoint& ep, int threads, size_t begin, size_t end,
+                        Request request, Check check) {
+  std::vector<std::vector<double>> lat(static_cast<size_t>(threads));
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  std::vector<size_t> failures(static_cast<size_t>(threads), 0);
+  std::vector<std::thread> workers;
+  std::mutex connect_mu;
+  std::latch connected(threads + 1);
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      const size_t ti = static_cast<size_t>(t);
+      auto client = MakeClient(ep);
+      bool up = false;
+      {
+        std::lock_guard lock(connect_mu);
+        httplib::Result r = client->Get("/readyz");
+        up = r && r->status == 200;
+        if (!up) errors[ti] = "connect: GET /readyz: " + Describe(r);
+      }
+      connected.arrive_and_wait();
+      for (size_t i = begin + ti; up && i < end; i += static_cast<size_t>(threads)) {
+        const auto sent = Clock::now();
+        httplib::Result r = request(*client, i);
+        lat[ti].push_back(MicrosBetween(sent, Clock::now()));
+        if (std::string e = check(i, r); !e.empty() && failures[ti]++ == 0) {
+          errors[ti] = "request #" + std::to_string(i) + ": " + e;
+        }
+      }
+    });
+  }
+  connected.arrive_and_wait();
+  const auto start = Clock::now();
+  for (auto& w : workers) w.join();
+  LoadResult result;
+  result.seconds = SecondsSince(start);
+  for (size_t t = 0; t < lat.size(); ++t) {
+    result.latencies_us.insert(result.latencies_us.end(), lat[t].begin(), lat[t].end());
+    if (failures[t] > 0 || !errors[t].empty()) {
+      result.ok = Fail(errors[t] + " (" + std::to_string(failures[t]) + " failures in thread " +
+                       std::to_string(t) + ")");
+    }
+  }
+  return result;
+}
+
+LoadResult CreateConfigMaps(const Endpoint& ep, size_t begin, size_t end) {
+  std::vector<std::string> bodies(end);  // built before the clock starts
+  for (size_t i = begin; i < end; ++i) bodies[i] = ConfigMapJson(ConfigMapName(i), i);
+  return ParallelLoad(
+      ep, kThreads, begin, end,
+      [&](httplib::Client& c, size_t i) { return c.Post(kConfigMaps, bodies[i], "application/json"); },
+      [](size_t i, const httplib::Result& r) { return CheckObject(r, 201, ConfigMapName(i)); });
+}
+
+void LoadRows(Table* table, const std::string& label, const LoadResult& r, size_t expected) {
+  const bool ok = Expect(r.ok && r.latencies_us.size() == expected, label + ": results missing");
+  table->Info(label + " throughput", static_cast<double>(r.latencies_us.size()) / r.seconds,
+              "req/s", std::to_string(kThreads) + " keep-alive clients", ok);
+  table->Info(label + " latency p50", Percentile(r.latencies_us, 0.5), "us", "", ok);
+  table->Info(label + " latency p99", Percentile(r.latencies_us, 0.99), "us", "", ok);
+}
+
+// --- 1. cold start
+
+// Spawns the server and polls GET /readyz every 1 ms until it answers 200; returns the time from
+// spawn to that answer in ms, or -1 after a failed check.
+double StartServer(ServerProcess* server, const std::string& binary, const std::string& kubeconfig) {
+  std::filesystem::remove(kubeconfig);
+  const auto start = Clock::now();
+  if (std::string e = server->Start(binary, kubeconfig); !e.empty()) return Fail(e), -1;
+  if (std::string e = server->WaitReady(30s); !e.empty()) return Fail(e), -1;
+  auto client = MakeClient(Endpoint{server->host(), server->port()}, 5);
+  for (;;) {
+    httplib::Result r = client->Get("/readyz");
+    if (r && r->status == 200) break;
+    if (SecondsSince(start) > 30) return Fail("/readyz not 200 within 30 s: " + Describe(r)), -1;
+    std::this_thread::sleep_for(1ms);
+  }
+  const double ms = MicrosBetween(start, Clock::now()) / 1e3;
+  if (!Expect(std::filesystem::exists(kubeconfig), "no kubeconfig written to " + kubeconfig)) return -1;
+  return ms;
+}
+
+void RssRow(Table* table, const std::string& label, const ServerProcess& server) {
+  const long kib = server.RssKiB();
+  const bool ok = Expect(kib > 0 && kib < 8L << 20, label + ": implausible VmRSS " + std::to_string(kib));
+  table->Info(label, static_cast<double>(kib), "KiB", "VmRSS of the server", ok);
+}
+
+// --- 4. LIST
+
+void ListRows(Table* table, httplib::Client* client, const std::string& label,
+              const std::string& query) {
+  std::vector<double> us;
+  bool ok = true;
+  for (int run = 0; run < kListRuns && ok; ++run) {
+    const auto start = Clock::now();
+    httplib::Result r = client->Get(kConfigMaps + query);
+    us.push_back(MicrosBetween(start, Clock::now()));
+    const json list = ParseBody(r, 200);
+    const bool is_list = !list.is_discarded() && list.contains("items") && list["items"].is_array();
+    const size_t items = is_list ? list["items"].size() : 0;
+    size_t ours = 0;
+    for (size_t k = 0; k < items; ++k) ours += ObjectName(list["items"][k]).starts_with("cm-") ? 1 : 0;
+    ok = Expect(is_list && items == kListObjects && ours == kListObjects && !ResourceVersion(list).empty(),
+                label + ": " + (is_list ? "" : "no JSON list: " + Describe(r) + "; ") +
+                    std::to_string(items) + " items (" + std::to_string(ours) + " ours), want " +
+                    std::to_string(kListObjects));
+  }
+  table->Info(label + " p50", Percentile(us, 0.5) / 1e3, "ms", "", ok);
+  table->Info(label + " p99", Percentile(us, 0.99) / 1e3, "ms", "", ok);
+}
+
+// --- 5. watch fan-out
+
+int64_t Nanos(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+// One watch's consumer: parses its newline-delimited events and records their latencies.
+// Touched by its own thread only until that thread is joined.
+struct Watcher {
+  std::string buffer;  // an incomplete last line
+  std::vector<double> latencies_us;
+  int next = 0;        // index of the next expected create
+  std::string error;
+
+  // Takes the bytes of one chunk received at `now`; false on a wrong event.
+  bool Receive(const char* data, size_t n, Clock::time_point now,
+               const std::vector<std::atomic<int64_t>>& starts) {
+    buffer.append(data, n);
+    size_t begin = 0;
+    for (size_t eol; (eol = buffer.find('\n', begin)) != std::string::npos; begin = eol + 1) {
+      if (!Event(std::string_view(buffer).substr(begin, eol - begin), now, starts)) return false;
+    }
+    buffer.erase(0, begin);
+    return true;
+  }
+
+  bool Event(std::string_view line, Clock::time_point now,
+             const std::vector<std::atomic<int64_t>>& starts) {
+    const json event = json::parse(line, nullptr, false);
+    if (event.is_discarded() || !event.is_object()) return SetError("event is not JSON");
+    const std::string type = event.value("type", "");
+    if (type == "BOOKMARK") return true;
+    const std::string name = event.contains("object") ? ObjectName(event["object"]) : "";
+    int index = -1;
+    if (name.size() > 2) std::from_chars(name.data() + 2, name.data() + name.size(), index);
+    if (type != "ADDED" || index != next) {
+      return SetError("got " + type + " " + name + ", want ADDED of create #" + std::to_string(next));
+    }
+    const int64_t start = starts[static_cast<size_t>(index)].load(std::memory_order_acquire);
+    if (start == 0) return SetError("event #" + std::to_string(index) + " before its create");
+    latencies_us.push_back(static_cast<double>(Nanos(now) - start) / 1e3);
+    ++next;
+    return true;
+  }
+  bool SetError(std::string e) { return error = std::move(e), false; }
+};
+
+// Runs the watch fan-out against `server` and stops it (SIGTERM) at the end.
+void WatchFanout(Table* table, ServerProcess* server) {
+  const Endpoint ep{server->host(), server->port()};
+  auto client = MakeClient(ep);
+  httplib::Result ns = client->Post(
+      "/api/v1/namespaces",
+      json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kWatchNs}}}}.dump(),
+      "application/json");
+  bool ok = Expect(CheckObject(ns, 201, kWatchNs).empty(), "create namespace: " + Describe(ns));
+  httplib::Result list = client->Get(kWatchConfigMaps);
+  const std::string rv = ResourceVersion(ParseBody(list, 200));
+  ok = Expect(!rv.empty(), "list " + kWatchConfigMaps + " for its resourceVersion: " + Describe(list)) && ok;
+  const std::string path = kWatchConfigMaps + "?watch=1&resourceVersion=" + rv + "&timeoutSeconds=120";
+
+  std::vector<std::atomic<int64_t>> starts(kWatchWrites);  // create start times, 0 = not yet
+  std::vector<Watcher> watchers(kWatchers);
+  std::atomic<int> established{0}, ended{0};  // ended: threads whose watch is over
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  const auto open_start = Clock::now();
+  for (int w = 0; w < kWatchers && ok; ++w) {
+    // Keep at most kConnectWindow watches connecting at once.
+    while (w - established.load() - ended.load() >= kConnectWindow && SecondsSince(open_start) < 60) {
+      std::this_thread::sleep_for(100us);
+    }
+    threads.emplace_back([&, w] {
+      Watcher& me = watchers[static_cast<size_t>(w)];
+      auto c = MakeClient(ep, 150);
+      bool counted = false;
+      httplib::Result r = c->Get(
+          path,
+          [&](const httplib::Response& res) {
+            if (res.status != 200) return me.SetError("watch answered HTTP " + std::to_string(res.status));
+            counted = true;
+            established.fetch_add(1);
+            return true;
+          },
+          [&](const char* data, size_t n) {
+            const auto now = Clock::now();
+            if (stop.load() || !me.Receive(data, n, now, starts)) return false;
+            return me.next < kWatchWrites;  // every event is in: close this watch
+          });
+      if (me.next < kWatchWrites && me.error.empty() && !stop.load()) {
+        me.error = "watch ended early after " + std::to_string(me.next) + " events: " +
+                   (r ? "HTTP " + std::to_string(r->status) : httplib::to_string(r.error()));
+      }
+      if (counted) established.fetch_sub(1);
+      ended.fetch_add(1);
+    });
+  }
+  while (ok && established.load() + ended.load() < kWatchers && SecondsSince(open_start) < 60) {
+    std::this_thread::sleep_for(1ms);  // every watch answered 200 or ended
+  }
+  const double open_s = SecondsSince(open_start);
+  ok = Expect(established.load() == kWatchers, std::to_string(established.load()) + " of " +
+              std::to_string(kWatchers) + " watches established after " + std::to_string(open_s) + " s") && ok;
+
+  // The creates: one keep-alive client, kWatchSpacing apart, each named by its index.
+  const long server_cpu0 = ProcessCpuMs(server->pid()), bench_cpu0 = ProcessCpuMs(::getpid());
+  const auto first = Clock::now();
+  for (int i = 0; i < kWatchWrites && ok; ++i) {
+    std::this_thread::sleep_until(first + i * kWatchSpacing);
+    char name[16];
+    std::snprintf(name, sizeof name, "w-%03d", i);
+    const std::string body = json{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}},
+                                   {"data", {{"i", std::to_string(i)}}}}.dump();
+    starts[static_cast<size_t>(i)].store(Nanos(Clock::now()), std::memory_order_release);
+    httplib::Result r = client->Post(kWatchConfigMaps, body, "application/json");
+    ok = Expect(CheckObject(r, 201, name).empty(), std::string("create ") + name + ": " + Describe(r));
+  }
+  const auto grace_end = Clock::now() + kWatchGrace;
+  while (ended.load() < kWatchers && Clock::now() < grace_end) std::this_thread::sleep_for(1ms);
+  const double fanout_ms = SecondsSince(first) * 1e3;
+  const long server_cpu = ProcessCpuMs(server->pid()) - server_cpu0;
+  const long bench_cpu = ProcessCpuMs(::getpid()) - bench_cpu0;
+  stop.store(true);  // watches still open end at their next chunk or when the server stops
+  // The server's SIGTERM ends every watch still open (its streams return at least every 0.5 s).
+  // Our idle keep-alive connection goes first: the server's shutdown waits for idle keep-alive
+  // connections until their 120 s keep-alive timeout (cpp-httplib 0.11), which is not measured here.
+  client.reset();
+  const std::string stopped = server->Stop(kStopTimeout);
+  ok = Expect(stopped.empty(), "stop the server: " + stopped) && ok;
+  for (auto& t : threads) t.join();
+
+  std::vector<double> latencies_us;
+  uint64_t delivered = 0;
+  int failed = 0;
+  for (const Watcher& w : watchers) {
+    latencies_us.insert(latencies_us.end(), w.latencies_us.begin(), w.latencies_us.end());
+    delivered += static_cast<uint64_t>(w.next);
+    if (!w.error.empty() && failed++ == 0) Fail("watcher: " + w.error);
+  }
+  const uint64_t expected = static_cast<uint64_t>(kWatchers) * kWatchWrites;
+  ok = Expect(failed == 0, std::to_string(failed) + " watchers failed") && ok;
+  ok = Expect(delivered == expected, "delivered " + std::to_string(delivered) + " of " +
+                                         std::to_string(expected) + " events") && ok;
+  const std::string from = "create start -> watcher";
+  table->Info("watches established in", open_s * 1e3, "ms", std::to_string(kWatchers) + " watches", ok);
+  table->Info("delivery latency p50", Percentile(latencies_us, 0.5) / 1e3, "ms", from, ok);
+  table->Info("delivery latency p99", Percentile(latencies_us, 0.99) / 1e3, "ms", from, ok);
+  table->Info("deliveries", static_cast<double>(delivered), "events",
+              "of " + std::to_string(expected) + " expected", ok);
+  // Both processes share the machine's cores: how much of them each one used meanwhile.
+  char window[64];
+  std::snprintf(window, sizeof window, "in %.0f ms of fan-out", fanout_ms);
+  table->Info("server CPU time, creates + deliveries", static_cast<double>(server_cpu), "ms",
+              window, Expect(server_cpu >= 0, "server CPU time unreadable"));
+  table->Info("http_bench CPU time (watch clients)", static_cast<double>(bench_cpu), "ms", window,
+              Expect(bench_cpu >= 0, "own CPU time unreadable"));
+}
+
+// The server binary: argv[1], else ../kube-apiserver-lite relative to this binary's directory,
+// else build/kube-apiserver-lite relative to the working directory.
+std::string ServerBinary(int argc, char** argv) {
+  if (argc > 1) return argv[1];
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const auto sibling = ec ? std::filesystem::path() : self.parent_path().parent_path() / "kube-apiserver-lite";
+  return !ec && ::access(sibling.c_str(), X_OK) == 0 ? sibling.string() : "build/kube-apiserver-lite";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto run_start = Clock::now();
+  std::printf("http_bench: %u hardware threads (std::thread::hardware_concurrency)\n",
+              std::thread::hardware_concurrency());
+  std::signal(SIGPIPE, SIG_IGN);  // a closed connection must fail the request, not the process
+  const std::string binary = ServerBinary(argc, argv);
+  if (::access(binary.c_str(), X_OK) != 0) {
+    return Fail("server binary " + binary + " is not executable; pass its path as argv[1]"), 1;
+  }
+  char dir_template[] = "/tmp/http_bench.XXXXXX";
+  if (::mkdtemp(dir_template) == nullptr) return Fail("mkdtemp failed"), 1;
+  const std::string kubeconfig = std::string(dir_template) + "/kubeconfig";
+  std::printf("Server: %s (a child process, plain HTTP on loopback). Load: %d threads, each with its "
+              "own keep-alive httplib client;\nlatencies are percentiles over all requests, req/s = "
+              "requests / wall time of the whole load.\n\n", binary.c_str(), kThreads);
+  std::fflush(stdout);
+  Table table;
+
+  // 1. Cold start.
+  table.Section("1. cold start: spawn -> GET /readyz 200 (polled every 1 ms)");
+  {
+    std::vector<double> ms;
+    bool ok = true;
+    for (int i = 0; i < kColdStarts && ok; ++i) {
+      ServerProcess server;
+      const double t = StartServer(&server, binary, kubeconfig);
+      ok = t >= 0;
+      if (ok) ms.push_back(t);
+      const std::string stopped = server.Stop(kStopTimeout);
+      ok = Expect(stopped.empty(), "stop the server: " + stopped) && ok;
+    }
+    const std::string of = "of " + std::to_string(kColdStarts) + " starts";
+    table.Info("cold start median", Median(ms), "ms", of, ok);
+    table.Info("cold start slowest", Percentile(ms, 1.0), "ms", of, ok);
+  }
+  ServerProcess server;
+  if (StartServer(&server, binary, kubeconfig) < 0) {
+    std::filesystem::remove_all(dir_template);
+    return table.Print(), 1;
+  }
+  const Endpoint ep{server.host(), server.port()};
+  RssRow(&table, "idle RSS right after ready", server);
+
+  // 2. Create.
+  table.Section("2. POST ConfigMap (" + std::to_string(kCreates) + " creates, unique names)");
+  LoadRows(&table, "create", CreateConfigMaps(ep, 0, kCreates), kCreates);
+  RssRow(&table, "RSS after the create load", server);
+
+  // 3. Get.
+  table.Section("3. GET ConfigMap (" + std::to_string(kGets) + " gets, random names)");
+  {
+    std::vector<size_t> pick(kGets);
+    std::mt19937_64 rng(3);
+    for (size_t& p : pick) p = std::uniform_int_distribution<size_t>(0, kCreates - 1)(rng);
+    LoadResult r = ParallelLoad(
+        ep, kThreads, 0, kGets,
+        [&](httplib::Client& c, size_t i) { return c.Get(kConfigMaps + "/" + ConfigMapName(pick[i])); },
+        [&](size_t i, const httplib::Result& r) { return CheckObject(r, 200, ConfigMapName(pick[i])); });
+    LoadRows(&table, "get", r, kGets);
+  }
+
+  // 4. List: top the namespace up to kListObjects ConfigMaps, then time the LISTs.
+  table.Section("4. LIST " + std::to_string(kListObjects) + " ConfigMaps (" +
+                std::to_string(kListRuns) + " runs each)");
+  {
+    auto client = MakeClient(ep, 60);
+    const json list = ParseBody(client->Get(kConfigMaps), 200);
+    const size_t have = list.contains("items") && list["items"].is_array() ? list["items"].size() : 0;
+    bool ok = Expect(have == kCreates, "before the top-up: " + std::to_string(have) +
+                                           " ConfigMaps, want " + std::to_string(kCreates));
+    if (have < kListObjects) {
+      const LoadResult top = CreateConfigMaps(ep, have, kListObjects);
+      ok = Expect(top.ok && top.latencies_us.size() == kListObjects - have, "top-up creates") && ok;
+    }
+    if (!ok) table.Info("LIST", 0, "ms", "skipped: setup failed", false);
+    if (ok) ListRows(&table, client.get(), "LIST rv \"\" (consistent)", "");
+    if (ok) ListRows(&table, client.get(), "LIST rv=0 (watch cache)", "?resourceVersion=0");
+  }
+
+  // 5. Watch fan-out; stops the server.
+  table.Section("5. watch fan-out: " + std::to_string(kWatchers) + " HTTP watches, " +
+                std::to_string(kWatchWrites) + " creates " +
+                std::to_string(std::chrono::milliseconds(kWatchSpacing).count()) + " ms apart");
+  WatchFanout(&table, &server);
+
+  std::filesystem::remove_all(dir_template);
+  table.Print();
+  std::printf("\ntotal run time %.1f s; %d failed check(s)\n", SecondsSince(run_start),
+              FailureCount());
+  return FailureCount() == 0 ? 0 : 1;
+}
