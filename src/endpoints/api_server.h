@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "endpoints/discovery.h"
+#include "endpoints/encoded_objects.h"
 #include "endpoints/http.h"
 #include "endpoints/negotiation.h"
 #include "endpoints/openapi.h"
@@ -63,6 +64,7 @@ class ApiServer {
   ApiServerOptions options_;
   Discovery discovery_;
   OpenApi openapi_;
+  EncodedObjects encoded_objects_;
 };
 
 }  // namespace kube::endpoints

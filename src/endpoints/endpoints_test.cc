@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/discovery.h"
+#include "endpoints/encoded_objects.h"
 #include "endpoints/field_validation.h"
 #include "endpoints/negotiation.h"
 #include "endpoints/query.h"
@@ -215,6 +216,21 @@ TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {
   }
   CHECK(scale);
   CHECK(d.Aggregated(true, "v2")["items"].size() == 1);
+}
+
+TEST_CASE("encoded objects: one encoding per shared object, bounded") {
+  EncodedObjects cache(2);
+  auto a = std::make_shared<const json>(json{{"kind", "A"}});
+  auto b = std::make_shared<const json>(json{{"kind", "B"}});
+  auto c = std::make_shared<const json>(json{{"kind", "C"}});
+  auto first = cache.Get(a);
+  CHECK(*first == R"({"kind":"A"})");
+  CHECK(cache.Get(a).get() == first.get());  // the same text, not encoded again
+  cache.Get(b);
+  cache.Get(c);                               // evicts a, the least recently used
+  auto again = cache.Get(a);
+  CHECK(*again == *first);
+  CHECK(again.get() != first.get());
 }
 
 TEST_CASE("scale: view and write-back") {

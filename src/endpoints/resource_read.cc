@@ -5,6 +5,7 @@
 #include <random>
 
 #include "endpoints/api_server.h"
+#include "endpoints/encoded_objects.h"
 #include "endpoints/render.h"
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
@@ -21,9 +22,9 @@ namespace {
 class WatchBody final : public ResponseStream {
  public:
   WatchBody(storage::WatchStreamPtr stream, const registry::Store* store, Representation rep,
-            std::string include_object, storage::Clock::time_point deadline)
+            std::string include_object, storage::Clock::time_point deadline, EncodedObjects* encoded)
       : stream_(std::move(stream)), store_(store), rep_(rep), include_object_(std::move(include_object)),
-        deadline_(deadline) {}
+        deadline_(deadline), encoded_(encoded) {}
 
   Step Next(std::string* out) override {
     const auto now = storage::Clock::now();
@@ -42,7 +43,7 @@ class WatchBody final : public ResponseStream {
     } else if (e.type == storage::WatchEventType::kBookmark) {
       object = Dump(*store_->AsServed(e.object));  // bookmarks are never transformed
     } else if (rep_.as == Representation::As::kObject) {
-      object = Dump(*store_->AsServed(e.object));
+      object = *encoded_->Get(store_->AsServed(e.object));
     } else {
       auto rendered = RenderObject(*store_, store_->AsServed(e.object), rep_, include_object_, first_);
       first_ = false;
@@ -68,6 +69,7 @@ class WatchBody final : public ResponseStream {
   Representation rep_;
   std::string include_object_;
   storage::Clock::time_point deadline_;
+  EncodedObjects* encoded_;
   bool first_ = true;  // Table watches send column definitions only with the first event
 };
 
@@ -127,7 +129,7 @@ HttpResponse ApiServer::Watch(RequestScope& scope) {
   if (!stream.ok()) return ErrorResponse(stream.status());
   HttpResponse r;
   r.stream = std::make_shared<WatchBody>(std::move(*stream), scope.store, scope.representation,
-                                         scope.query.Get("includeObject"), deadline);
+                                         scope.query.Get("includeObject"), deadline, &encoded_objects_);
   return r;
 }
 
