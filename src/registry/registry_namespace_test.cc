@@ -8,55 +8,14 @@
 #include <thread>
 
 #include "registry/api_registry.h"
+#include "registry/registry_test_util.h"
 
 namespace kube::registry {
 namespace {
 
-using storage::Object;
-using storage::ObjectPtr;
+using namespace testing;
 using T = storage::WatchEventType;
 
-struct Reg {
-  std::unique_ptr<ApiRegistry> r;
-  Store *cm, *ns, *pods, *croles;
-  Reg() {
-    auto opened = ApiRegistry::Open(RegistryOptions{}, catalogue::Catalogue::BuiltIn());
-    REQUIRE_MESSAGE(opened.ok(), opened.status().ToString());
-    r = std::move(*opened);
-    cm = r->Find("", "v1", "configmaps");
-    ns = r->Find("", "v1", "namespaces");
-    pods = r->Find("", "v1", "pods");
-    croles = r->Find("rbac.authorization.k8s.io", "v1", "clusterroles");
-    REQUIRE((cm != nullptr && ns != nullptr && pods != nullptr && croles != nullptr));
-  }
-};
-
-// The value at a JSON pointer, null when absent.
-Object At(const ObjectPtr& o, const char* ptr) {
-  const Object::json_pointer p(ptr);
-  return o->contains(p) ? o->at(p) : Object();
-}
-Object Named(std::string_view name, Object extra = Object::object()) {
-  extra["metadata"]["name"] = std::string(name);
-  return extra;
-}
-Object Cm(std::string_view name) { return Named(name, {{"data", {{"a", "1"}}}}); }
-Object Pod(std::string_view name, std::string_view node) {
-  return Named(name, {{"spec", {{"nodeName", node}, {"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}});
-}
-ObjectPtr MustCreate(Store* s, std::string_view ns, Object obj) {
-  auto r = s->Create(ns, std::move(obj), WriteOptions{});
-  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  return *r;
-}
-ObjectPtr MustGet(Store* s, std::string_view ns, std::string_view name) {
-  auto r = s->Get(ns, name, storage::GetOptions{});
-  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  return *r;
-}
-bool Gone(Store* s, std::string_view ns, std::string_view name) {
-  return s->Get(ns, name, storage::GetOptions{}).status().IsNotFound();
-}
 ObjectPtr MustUpdate(Store* s, std::string_view ns, std::string_view name, std::function<void(Object&)> edit) {
   auto r = s->Update(ns, name, "", [edit](const Object& cur) -> Result<Object> {
     Object next = cur;

@@ -9,13 +9,13 @@
 #include <regex>
 #include <set>
 
+#include "registry/registry_test_util.h"
 #include "storage/object_codec.h"
 
 namespace kube::registry {
 namespace {
 
-using storage::Object;
-using storage::ObjectPtr;
+using namespace testing;
 
 constexpr std::string_view kSubdomainMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
@@ -27,65 +27,12 @@ constexpr std::string_view kLabelValueMsg =
     "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const std::regex kRfc3339(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
 
-struct Reg {
-  std::unique_ptr<ApiRegistry> r;
-  Store *cm, *deploy, *pods, *ns, *svc, *croles;
-  Reg() {
-    auto opened = ApiRegistry::Open(RegistryOptions{}, catalogue::Catalogue::BuiltIn());
-    REQUIRE_MESSAGE(opened.ok(), opened.status().ToString());
-    r = std::move(*opened);
-    cm = Find("", "v1", "configmaps");
-    deploy = Find("apps", "v1", "deployments");
-    pods = Find("", "v1", "pods");
-    ns = Find("", "v1", "namespaces");
-    svc = Find("", "v1", "services");
-    croles = Find("rbac.authorization.k8s.io", "v1", "clusterroles");
-  }
-  Store* Find(std::string_view g, std::string_view v, std::string_view res) {
-    Store* s = r->Find(g, v, res);
-    REQUIRE_MESSAGE(s != nullptr, res);
-    return s;
-  }
-};
-
-// The value at a JSON pointer ("/metadata/name"), null when absent (const operator[] on a
-// missing key is undefined behaviour in nlohmann::json).
-Object At(const Object& o, const char* ptr) {
-  const Object::json_pointer p(ptr);
-  return o.contains(p) ? o.at(p) : Object();
-}
-Object At(const ObjectPtr& o, const char* ptr) { return At(*o, ptr); }
-std::string Rv(const ObjectPtr& o) { return storage::ObjectResourceVersion(*o); }
-
-Object Named(std::string_view name, Object extra = Object::object()) {
-  extra["metadata"]["name"] = std::string(name);
-  return extra;
-}
-Object Cm(std::string_view name) { return Named(name, {{"data", {{"a", "1"}}}}); }
 Object Deploy(std::string_view name) { return Named(name, {{"spec", {{"replicas", 1}}}}); }
-Object Pod(std::string_view name, std::string_view node = "") {
-  Object pod = Named(name, {{"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}});
-  if (!node.empty()) pod["spec"]["nodeName"] = std::string(node);
-  return pod;
-}
 Object WithFinalizers(Object o, std::vector<std::string> f) {
   o["metadata"]["finalizers"] = f;
   return o;
 }
 
-ObjectPtr MustCreate(Store* s, std::string_view ns, Object obj) {
-  auto r = s->Create(ns, std::move(obj), WriteOptions{});
-  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  return *r;
-}
-ObjectPtr MustGet(Store* s, std::string_view ns, std::string_view name) {
-  auto r = s->Get(ns, name, storage::GetOptions{});
-  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-  return *r;
-}
-bool Gone(Store* s, std::string_view ns, std::string_view name) {
-  return s->Get(ns, name, storage::GetOptions{}).status().IsNotFound();
-}
 // A PUT of `body`, and a PATCH-like edit of the current object.
 Store::Transform Put(Object body) {
   return [body](const Object&) -> Result<Object> { return body; };
