@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/responses.h"
+#include "endpoints/reviews.h"
 #include "registry/errors.h"
 
 namespace kube::endpoints {
@@ -39,7 +40,7 @@ ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
       options_(std::move(options)),
       discovery_(registry->catalogue(),
                  [registry](const catalogue::ResourceInfo& info) {
-                   return registry->Find(info.group, info.version, info.resource) != nullptr;
+                   return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
                  }),
       openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
         return registry->Find(info.group, info.version, info.resource) != nullptr;
@@ -134,7 +135,16 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
 HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
   if (discovery_.ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
   registry::Store* store = registry_->Find(info.api_group, info.api_version, info.resource);
-  if (store == nullptr) return ErrorResponse(ResourceNotFound());
+  if (store == nullptr) {
+    const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
+    if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {
+      if (info.verb != "create") {
+        return ErrorResponse(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
+      }
+      return CreateReview(request, *review, query.Bool("pretty"));
+    }
+    return ErrorResponse(ResourceNotFound());
+  }
   const auto& ri = store->info();
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";

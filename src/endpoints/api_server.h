@@ -54,6 +54,7 @@ class ApiServer {
   HttpResponse Watch(RequestScope& scope);
   // resource_write.cc
   HttpResponse Create(RequestScope& scope);
+  HttpResponse CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty);
   HttpResponse Update(RequestScope& scope);
   HttpResponse Patch(RequestScope& scope);
   // resource_delete.cc

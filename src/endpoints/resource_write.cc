@@ -4,10 +4,12 @@
 #include "endpoints/api_server.h"
 #include "endpoints/field_validation.h"
 #include "endpoints/render.h"
+#include "endpoints/reviews.h"
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
 #include "patch/json_patch.h"
+#include "protobuf/protobuf.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
 #include "yaml/yaml.h"
@@ -20,7 +22,7 @@ namespace {
 
 constexpr std::string_view kUnsupportedBody =
     "the body of the request was in an unknown format - accepted media types include: "
-    "application/json, application/yaml";
+    "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
@@ -48,8 +50,8 @@ Result<json> DecodeBody(const HttpRequest& request, std::vector<std::string>* du
       return body;
     }
     case BodyType::kProtobuf:
-      return Unsupported("the body of the request was in an unknown format - accepted media types include: "
-                         "application/json, application/yaml (protobuf request bodies are not supported yet)");
+      // Built-in kinds only, as in kube: the envelope names the kind, the catalogue its message.
+      return protobuf::DecodeObject(request.body);
     default:
       return Unsupported(kUnsupportedBody);
   }
@@ -100,6 +102,14 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
   if (!created.ok()) return ErrorResponse(created.status());
   return Rendered(scope, 201, *created);
+}
+
+HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
+  std::vector<std::string> duplicates;
+  auto body = DecodeBody(request, &duplicates);
+  if (!body.ok()) return ErrorResponse(body.status());
+  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
+  return JsonResponse(201, AnswerReview(info, std::move(*body)), pretty);
 }
 
 HttpResponse ApiServer::Update(RequestScope& scope) {

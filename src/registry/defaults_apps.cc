@@ -43,7 +43,9 @@ void DefaultStatefulSet(Json* spec) {
       (*strategy)["type"] = "RollingUpdate";
       DefaultValue(strategy, "rollingUpdate", Json::object());
     }
-    if (GetString(strategy, "type") == "RollingUpdate") DefaultValue(GetObject(strategy, "rollingUpdate"), "partition", 0);
+    if (GetString(strategy, "type") == "RollingUpdate") {
+      DefaultValue(GetObject(strategy, "rollingUpdate"), "partition", 0);
+    }
   }
   if (Json* retention = EnsureObject(spec, "persistentVolumeClaimRetentionPolicy")) {
     DefaultString(retention, "whenDeleted", "Retain");
@@ -82,12 +84,16 @@ void DefaultJob(Json* obj) {
   Json* template_labels = GetObject(GetObject(tmpl, "metadata"), "labels");
   Json* meta = EnsureObject(obj, "metadata");
   Json* labels = Get(meta, "labels");
-  if (meta != nullptr && IsNonEmptyObject(template_labels) && (labels == nullptr || (labels->is_object() && labels->empty()))) {
+  const bool unlabelled = labels == nullptr || (labels->is_object() && labels->empty());
+  if (meta != nullptr && unlabelled && IsNonEmptyObject(template_labels)) {
     (*meta)["labels"] = *template_labels;
   }
   DefaultValue(spec, "completionMode", "NonIndexed");
   DefaultValue(spec, "suspend", false);
-  DefaultValue(spec, "podReplacementPolicy", Get(spec, "podFailurePolicy") != nullptr ? "Failed" : "TerminatingOrFailed");
+  // Pods are replaced once terminating, or only once failed when a pod failure policy decides.
+  const bool failure_policy = Get(spec, "podFailurePolicy") != nullptr;
+  DefaultValue(spec, "podReplacementPolicy", failure_policy ? "Failed" : "TerminatingOrFailed");
+  // Recent kube defaults manualSelector to false (the registry then generates the selector).
   DefaultValue(spec, "manualSelector", false);
   DefaultPodFailurePolicy(spec);
   DefaultPodTemplateSpec(tmpl);

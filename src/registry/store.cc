@@ -7,6 +7,7 @@
 #include <ctime>
 #include <random>
 
+#include "registry/defaults.h"
 #include "registry/errors.h"
 #include "registry/namespace_lifecycle.h"
 #include "storage/object_codec.h"
@@ -38,6 +39,29 @@ std::string NewUid() {
                 static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
                 static_cast<unsigned long long>(b & 0xffffffffffffULL));
   return buf;
+}
+
+// kube's QoS class: Guaranteed when every container limits and requests cpu and memory equally,
+// BestEffort when none requests or limits anything, Burstable otherwise.
+std::string PodQosClass(const Object& pod) {
+  bool any = false, guaranteed = true;
+  for (const char* list : {"initContainers", "containers"}) {
+    const Object& spec = pod.contains("spec") ? pod["spec"] : Object();
+    if (!spec.is_object() || !spec.contains(list) || !spec[list].is_array()) continue;
+    for (const auto& c : spec[list]) {
+      const Object& res = c.is_object() && c.contains("resources") ? c["resources"] : Object();
+      const Object& req = res.is_object() && res.contains("requests") ? res["requests"] : Object();
+      const Object& lim = res.is_object() && res.contains("limits") ? res["limits"] : Object();
+      if ((req.is_object() && !req.empty()) || (lim.is_object() && !lim.empty())) any = true;
+      for (const char* r : {"cpu", "memory"}) {
+        if (!lim.is_object() || !lim.contains(r) || !req.is_object() || !req.contains(r) || req[r] != lim[r]) {
+          guaranteed = false;
+        }
+      }
+    }
+  }
+  if (!any) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
 }
 
 }  // namespace
@@ -174,14 +198,13 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
   meta["creationTimestamp"] = NowRfc3339();
   if (rules_.tracks_generation) meta["generation"] = 1;
   // A status subresource owns .status: a create starts from an empty one.
-  if (HasSubresource("status") && info_.resource != "namespaces") {
-    if (info_.group.empty() && info_.resource == "pods") {
-      (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", "BestEffort"}};
-    } else {
-      obj->erase("status");
-    }
-  }
+  if (HasSubresource("status") && info_.resource != "namespaces") obj->erase("status");
   if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
+  // After the status reset: some defaults live in status (PVC phase, CRD storedVersions).
+  ApplyDefaults(info_.group, info_.version, info_.kind, obj);
+  if (info_.group.empty() && info_.resource == "pods") {
+    (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", PodQosClass(*obj)}};
+  }
   return Status::OK();
 }
 

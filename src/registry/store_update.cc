@@ -1,6 +1,7 @@
 // registry::Store: update (PUT and PATCH share it) and the status subresource.
 #include <nlohmann/json.hpp>
 
+#include "registry/defaults.h"
 #include "registry/errors.h"
 #include "registry/namespace_lifecycle.h"
 #include "registry/store.h"
@@ -34,6 +35,8 @@ const Object& Member(const Object& obj, const char* key) {
 Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current,
                                        Object next) const {
   KUBE_RETURN_IF_ERROR(CheckBodyType(&next));
+  // Before comparing specs: an apply of an undefaulted body must not look like a spec change.
+  ApplyDefaults(info_.group, info_.version, info_.kind, &next);
   const Object& cur_meta = current["metadata"];
   Object& meta = next["metadata"];
   const std::string name = cur_meta.value("name", "");

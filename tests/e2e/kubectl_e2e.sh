@@ -50,6 +50,19 @@ expect "table with labels" 'e2e-cm .*app=e2e' k get cm --show-labels
 expect "deletecollection by label" 'deleted' k delete cm -l app=e2e
 refuse "deleted by the collection delete" 'NotFound' k get cm e2e-cm
 
+# Protobuf request bodies (kubectl >= 1.32 sends them for its built-in generators) and reviews.
+expect "create configmap with a protobuf body" 'configmap/pb-cm created' k create configmap pb-cm --from-literal=k=v
+expect "protobuf body read back" '^v$' k get cm pb-cm -o jsonpath='{.data.k}'
+expect "malformed protobuf is 400" '^400 .*"reason":"BadRequest"' http POST /api/v1/namespaces/default/configmaps \
+  -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s'
+expect "auth can-i (SelfSubjectAccessReview)" '^yes$' k auth can-i get pods
+expect "auth whoami (SelfSubjectReview)" 'kube-apiserver-lite:admin' k auth whoami
+expect "describe a pod" 'Name: +pb-pod' bash -c "$kubectl --cache-dir $KUBECACHEDIR run pb-pod --image=nginx >/dev/null && $kubectl --cache-dir $KUBECACHEDIR describe pod pb-pod"
+
+expect "pods are defaulted (restartPolicy, imagePullPolicy, QoS)" '^Always Always BestEffort$' \
+  k get pod pb-pod -o jsonpath='{.spec.restartPolicy} {.spec.containers[0].imagePullPolicy} {.status.qosClass}'
+expect "deployments are defaulted (strategy)" '^RollingUpdate 25% 10$' bash -c "$kubectl --cache-dir $KUBECACHEDIR create deployment dflt --image=nginx:1.25 >/dev/null && $kubectl --cache-dir $KUBECACHEDIR get deploy dflt -o jsonpath='{.spec.strategy.type} {.spec.strategy.rollingUpdate.maxSurge} {.spec.revisionHistoryLimit}'"
+
 # PartialObjectMetadata and Table watches.
 rv=$(k get cm -o jsonpath='{.metadata.resourceVersion}')
 (sleep 0.5; k create cm pom-cm --from-literal=x=y >/dev/null 2>&1 || \

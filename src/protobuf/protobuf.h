@@ -1,0 +1,58 @@
+// Kubernetes' protobuf wire format (Content-Type: application/vnd.kubernetes.protobuf) for
+// built-in kinds, converted to and from the JSON objects the rest of the server works with.
+//
+// Wire format: 4 magic bytes "k8s\0", then a runtime.Unknown message {1: typeMeta {1: apiVersion,
+// 2: kind}, 2: raw (the object's own message), 3: contentEncoding, 4: contentType}. The object's
+// message layout comes from the embedded table derived from Kubernetes 1.36 generated.proto files
+// (proto_catalogue.h); apiVersion/kind are mapped to a message through the built-in catalogue's
+// OpenAPI definitions (io.k8s.api.core.v1.ConfigMap <-> k8s.io.api.core.v1.ConfigMap).
+//
+// JSON mapping (what kube's Go types produce): JSON names from the OpenAPI schema; Go embedded
+// structs are inlined; bytes are standard base64; metav1.Time -> RFC 3339 seconds ("...Z", an
+// empty Time -> null), MicroTime -> 6 fractional digits, Duration -> Go duration string,
+// Quantity -> string, IntOrString -> number or string, RawExtension / FieldsV1 -> embedded JSON,
+// maps -> objects, Verbs/ExtraValue -> arrays, List kinds and Status like any other kind.
+//
+// Zero values when decoding: proto2 cannot tell a Go pointer set to zero from a non-pointer zero,
+// so ints and bools are kept (`replicas: 0` survives) except for a short list of Go non-pointer
+// omitempty fields (generation, stdin, hostPort ...); empty strings are dropped unless the
+// OpenAPI schema marks the field required (or it is a known meaningful *string such as
+// storageClassName). Unknown field numbers are skipped, as kube does.
+//
+// Encoding: fields in field-number order, map entries sorted by key (as gogo-protobuf marshals),
+// absent / null JSON fields omitted (except a null Time, written empty like Go's zero Time), JSON
+// keys without a proto field ignored. contentEncoding / contentType are written empty.
+//
+// Errors are returned, never thrown: malformed input (truncation, bad magic, bad varints, lengths
+// past the buffer, wrong wire types, nesting deeper than 100, invalid embedded JSON) and unknown
+// kinds give Status::BadRequest; JSON that does not fit the message gives BadRequest too.
+//
+// Thread-safety: pure functions over immutable tables; safe to call concurrently.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "util/status.h"
+
+namespace kube::protobuf {
+
+inline constexpr std::string_view kContentType = "application/vnd.kubernetes.protobuf";
+inline constexpr std::string_view kMagic{"k8s\0", 4};
+
+// Decodes a protobuf request body into a JSON object with apiVersion and kind set.
+Result<nlohmann::json> DecodeObject(std::string_view body);
+
+// Encodes a JSON object carrying apiVersion and kind into a protobuf body.
+Result<std::string> EncodeObject(const nlohmann::json& obj);
+
+// EncodeObject for a metav1.Status; apiVersion "v1" and kind "Status" are filled in if absent.
+Result<std::string> EncodeStatus(const nlohmann::json& status);
+
+// The proto message name for an apiVersion/kind ("apps/v1", "Deployment" ->
+// "k8s.io.api.apps.v1.Deployment"); empty when the kind has no protobuf form.
+std::string MessageNameFor(std::string_view api_version, std::string_view kind);
+
+}  // namespace kube::protobuf
