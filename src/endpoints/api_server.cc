@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/responses.h"
+#include "protobuf/protobuf.h"
 #include "endpoints/reviews.h"
 #include "registry/errors.h"
 
@@ -31,6 +32,18 @@ HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool
   }
   r.headers.emplace("Vary", "Accept");
   return r;
+}
+
+// Re-encodes a JSON answer (object, list or Status) for a client that prefers protobuf. Kinds
+// without a protobuf form stay JSON, as kube falls back to it.
+void ToProtobuf(HttpResponse* response) {
+  if (response->stream || response->content_type != "application/json") return;
+  const json body = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return;
+  auto encoded = body.value("kind", "") == "Status" ? protobuf::EncodeStatus(body) : protobuf::EncodeObject(body);
+  if (!encoded.ok()) return;
+  response->body = std::move(*encoded);
+  response->content_type = std::string(protobuf::kContentType);
 }
 
 }  // namespace
@@ -180,6 +193,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   } else {
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
+  if (scope.representation.protobuf) ToProtobuf(&response);
   for (const auto& w : scope.warnings) {
     std::string quoted;
     for (char c : w) {

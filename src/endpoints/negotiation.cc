@@ -56,17 +56,20 @@ Result<Representation> Negotiate(std::string_view accept, bool allow_discovery) 
                                                                                        : comma - start));
     start = comma == std::string_view::npos ? accept.size() + 1 : comma + 1;
     const bool json = m.type == "application/json";
+    const bool proto = m.type == "application/vnd.kubernetes.protobuf" && !allow_discovery;
     if (m.type == "*/*" || m.type == "application/*") return Representation{};
-    if (!json) continue;
+    if (!json && !proto) continue;
     auto as = m.params.find("as");
-    if (as == m.params.end()) return Representation{};
+    if (as == m.params.end()) return Representation{Representation::As::kObject, "", proto};
     const std::string g = m.params.count("g") ? m.params["g"] : "";
     const std::string v = m.params.count("v") ? m.params["v"] : "";
     if (g == "meta.k8s.io" && (v == "v1" || v == "v1beta1")) {
-      if (as->second == "Table") return Representation{Representation::As::kTable, v};
-      if (as->second == "PartialObjectMetadata") return Representation{Representation::As::kPartialObjectMetadata, v};
+      if (as->second == "Table" && !proto) return Representation{Representation::As::kTable, v};
+      if (as->second == "PartialObjectMetadata") {
+        return Representation{Representation::As::kPartialObjectMetadata, v, proto};
+      }
       if (as->second == "PartialObjectMetadataList") {
-        return Representation{Representation::As::kPartialObjectMetadataList, v};
+        return Representation{Representation::As::kPartialObjectMetadataList, v, proto};
       }
     }
     if (allow_discovery && g == "apidiscovery.k8s.io" && as->second == "APIGroupDiscoveryList" &&

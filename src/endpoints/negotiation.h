@@ -21,11 +21,16 @@ struct Representation {
   };
   As as = As::kObject;
   std::string version;  // v1 / v1beta1 for Table, v2 / v2beta1 for discovery
+  // The client prefers application/vnd.kubernetes.protobuf (objects, lists, Status,
+  // PartialObjectMetadata and watch streams; Tables and discovery are JSON only).
+  bool protobuf = false;
 };
 
-// Picks the first media range in `accept` this server can produce (JSON only; protobuf ranges
-// are skipped as kube falls back to JSON). An empty Accept means JSON. `allow_discovery` lets
-// the aggregated discovery form be chosen. kNotAcceptable when nothing fits.
+// Picks the first media range in `accept` this server can produce: JSON in any form, protobuf
+// for objects and PartialObjectMetadata (never for Tables or discovery, whose protobuf ranges
+// are passed over as kube falls back to the next one). An empty Accept means JSON.
+// `allow_discovery` lets the aggregated discovery form be chosen. kNotAcceptable when nothing
+// fits.
 Result<Representation> Negotiate(std::string_view accept, bool allow_discovery = false);
 
 enum class BodyType { kJson, kYaml, kProtobuf, kJsonPatch, kMergePatch, kStrategicMergePatch,

@@ -10,6 +10,7 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "protobuf/protobuf.h"
 #include "storage/object_codec.h"
 
 namespace kube::endpoints {
@@ -52,6 +53,21 @@ class WatchBody final : public ResponseStream {
         e.type = storage::WatchEventType::kError;
       } else {
         object = Dump(*rendered);
+      }
+    }
+    if (rep_.protobuf) {
+      // Length-prefixed WatchEvent frames carrying the object's own protobuf body.
+      const json parsed = json::parse(object, nullptr, /*allow_exceptions=*/false);
+      auto encoded = e.type == storage::WatchEventType::kError ? protobuf::EncodeStatus(parsed)
+                                                               : protobuf::EncodeObject(parsed);
+      if (!encoded.ok()) {
+        // Never mix a JSON line into a protobuf stream: report the failure as an ERROR frame.
+        encoded = protobuf::EncodeStatus(StatusObject(Status::Internal(encoded.status().message())));
+        e.type = storage::WatchEventType::kError;
+      }
+      if (encoded.ok()) {
+        *out = protobuf::EncodeWatchFrame(storage::WatchEventTypeName(e.type), *encoded);
+        return Step::kData;
       }
     }
     out->clear();
@@ -128,6 +144,9 @@ HttpResponse ApiServer::Watch(RequestScope& scope) {
   auto stream = scope.store->Watch(ns, std::move(*options));
   if (!stream.ok()) return ErrorResponse(stream.status());
   HttpResponse r;
+  if (scope.representation.protobuf) {
+    r.content_type = std::string(protobuf::kContentType) + ";stream=watch";
+  }
   r.stream = std::make_shared<WatchBody>(std::move(*stream), scope.store, scope.representation,
                                          scope.query.Get("includeObject"), deadline, &encoded_objects_);
   return r;

@@ -51,6 +51,11 @@ Result<std::string> EncodeObject(const nlohmann::json& obj);
 // EncodeObject for a metav1.Status; apiVersion "v1" and kind "Status" are filled in if absent.
 Result<std::string> EncodeStatus(const nlohmann::json& status);
 
+// One frame of a protobuf watch stream (Content-Type application/vnd.kubernetes.protobuf;
+// stream=watch): a 4-byte big-endian length, then a metav1.WatchEvent whose object is
+// `object_body` (an EncodeObject / EncodeStatus result) wrapped in a RawExtension.
+std::string EncodeWatchFrame(std::string_view type, std::string_view object_body);
+
 // The proto message name for an apiVersion/kind ("apps/v1", "Deployment" ->
 // "k8s.io.api.apps.v1.Deployment"); empty when the kind has no protobuf form.
 std::string MessageNameFor(std::string_view api_version, std::string_view kind);

@@ -53,6 +53,15 @@ refuse "deleted by the collection delete" 'NotFound' k get cm e2e-cm
 # Protobuf request bodies (kubectl >= 1.32 sends them for its built-in generators) and reviews.
 expect "create configmap with a protobuf body" 'configmap/pb-cm created' k create configmap pb-cm --from-literal=k=v
 expect "protobuf body read back" '^v$' k get cm pb-cm -o jsonpath='{.data.k}'
+PB='Accept: application/vnd.kubernetes.protobuf, */*'
+expect "protobuf object response (k8s magic + Unknown)" '^6b387300.*436f6e6669674d6170' \
+  bash -c "curl -s -H '$PB' $url/api/v1/namespaces/default/configmaps/pb-cm | od -An -tx1 | tr -d ' \n'"
+expect "protobuf Status for errors" '^6b387300.*537461747573' \
+  bash -c "curl -s -H '$PB' $url/api/v1/namespaces/default/configmaps/absent | od -An -tx1 | tr -d ' \n'"
+expect "protobuf watch frames (length + WatchEvent ADDED)" '^000000[0-9a-f]{2}0a054144444544' \
+  bash -c "curl -s -H 'Accept: application/vnd.kubernetes.protobuf' '$url/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1' | od -An -tx1 | tr -d ' \n'"
+expect "Table stays JSON when protobuf is preferred first" '"kind":"Table"' \
+  curl -s -H 'Accept: application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io' "$url/api/v1/namespaces/default/configmaps"
 expect "malformed protobuf is 400" '^400 .*"reason":"BadRequest"' http POST /api/v1/namespaces/default/configmaps \
   -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s'
 expect "auth can-i (SelfSubjectAccessReview)" '^yes$' k auth can-i get pods
