@@ -30,9 +30,17 @@ constexpr std::string_view kUnsupportedPatch =
 
 Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
 
-// The request body as JSON (JSON or YAML bodies; protobuf is answered 415 for now).
-// `duplicates` receives the strict decoder's complaints about repeated keys.
+Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates);
+
+// The request body as a JSON object (from JSON, YAML or protobuf). `duplicates` receives the
+// strict decoder's complaints about repeated keys.
 Result<json> DecodeBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
+  auto body = DecodeAnyBody(request, duplicates);
+  if (body.ok() && !body->is_object()) return Status::BadRequest("the body of the request must be a JSON object");
+  return body;
+}
+
+Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
   switch (ParseContentType(request.Header("Content-Type"))) {
     case BodyType::kJson: {
       json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
@@ -96,7 +104,6 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   std::vector<std::string> duplicates;
   auto body = DecodeBody(scope.request, &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
-  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
   KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
   auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
@@ -108,7 +115,6 @@ HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue
   std::vector<std::string> duplicates;
   auto body = DecodeBody(request, &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
-  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
   return JsonResponse(201, AnswerReview(info, std::move(*body)), pretty);
 }
 
@@ -118,7 +124,6 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   std::vector<std::string> duplicates;
   auto body = DecodeBody(scope.request, &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
-  if (!body->is_object()) return ErrorResponse(Status::BadRequest("the body of the request must be a JSON object"));
   const bool scale = scope.info.subresource == "scale";
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "util/strings.h"
 #include "printers/printers.h"
 
 namespace kube::printers::internal {
@@ -79,7 +80,7 @@ std::string FormatLabelSelector(const Json* selector);
 std::pair<std::string, std::string> ContainerCells(const Json* containers);
 // net.JoinHostPort.
 std::string JoinHostPort(const std::string& host, int64_t port);
-std::string Join(const std::vector<std::string>& parts, std::string_view sep);
+using ::kube::Join;  // util/strings.h
 std::vector<std::string> Split(const std::string& s, char sep);
 // The strings of a JSON array (non-strings read as "").
 std::vector<std::string> Strings(const Json* arr);

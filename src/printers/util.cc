@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "util/strings.h"
 #include "printers/internal.h"
 
 namespace kube::printers {
@@ -361,14 +362,6 @@ std::string JoinHostPort(const std::string& host, int64_t port) {
   return host + ":" + std::to_string(port);
 }
 
-std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += sep;
-    out += parts[i];
-  }
-  return out;
-}
 
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> out;

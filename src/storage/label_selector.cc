@@ -1,3 +1,4 @@
+#include "util/strings.h"
 #include "storage/label_selector.h"
 
 #include <algorithm>
@@ -89,14 +90,6 @@ std::vector<std::string> ValueErrors(std::string_view value) {
   return errs;
 }
 
-std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += sep;
-    out += parts[i];
-  }
-  return out;
-}
 
 // Length of the well-formed UTF-8 sequence at s[i] (a lead byte >= 0x80), or 0 if malformed.
 size_t RuneLength(std::string_view s, size_t i) {
