@@ -29,4 +29,25 @@ encode status k8s.io.apimachinery.pkg.apis.meta.v1.Status \
   k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto
 encode sar k8s.io.api.authorization.v1.SubjectAccessReview \
   k8s.io/api/authorization/v1/generated.proto
+# Kinds of protobuf_kinds_test.cc.
+apps=k8s.io/api/apps/v1/generated.proto
+encode node k8s.io.api.core.v1.Node $core
+encode pvc k8s.io.api.core.v1.PersistentVolumeClaim $core
+encode endpoints k8s.io.api.core.v1.Endpoints $core
+encode serviceaccount k8s.io.api.core.v1.ServiceAccount $core
+encode core_event k8s.io.api.core.v1.Event $core
+encode podlist k8s.io.api.core.v1.PodList $core
+encode statefulset k8s.io.api.apps.v1.StatefulSet $apps
+encode daemonset k8s.io.api.apps.v1.DaemonSet $apps
+encode ingress k8s.io.api.networking.v1.Ingress k8s.io/api/networking/v1/generated.proto
+encode networkpolicy k8s.io.api.networking.v1.NetworkPolicy k8s.io/api/networking/v1/generated.proto
+encode role k8s.io.api.rbac.v1.Role k8s.io/api/rbac/v1/generated.proto
+encode rolebinding k8s.io.api.rbac.v1.RoleBinding k8s.io/api/rbac/v1/generated.proto
+encode pdb k8s.io.api.policy.v1.PodDisruptionBudget k8s.io/api/policy/v1/generated.proto
+encode hpa k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler k8s.io/api/autoscaling/v2/generated.proto
+# gogo_*: written as client-go's gogo-protobuf marshals (every non-pointer field, zero or not);
+# decode-only fixtures (kube_protobuf's encoder leaves absent fields out).
+encode gogo_node k8s.io.api.core.v1.Node $core
+encode gogo_core_event k8s.io.api.core.v1.Event $core
+encode gogo_ingress k8s.io.api.networking.v1.Ingress k8s.io/api/networking/v1/generated.proto
 echo "fixtures written to $here"
