@@ -151,13 +151,13 @@ class Encoder {
     uint64_t u = 0;
     switch (t.scalar) {
       case ScalarType::kInt32: case ScalarType::kSint32: case ScalarType::kSfixed32: {
-        int32_t x;
+        int32_t x = 0;
         KUBE_RETURN_IF_ERROR(Integer(v, &x));
         i = x;
         break;
       }
       case ScalarType::kUint32: case ScalarType::kFixed32: {
-        uint32_t x;
+        uint32_t x = 0;
         KUBE_RETURN_IF_ERROR(Integer(v, &x));
         u = x;
         break;

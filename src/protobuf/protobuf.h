@@ -14,10 +14,11 @@
 // maps -> objects, Verbs/ExtraValue -> arrays, List kinds and Status like any other kind.
 //
 // Zero values when decoding: proto2 cannot tell a Go pointer set to zero from a non-pointer zero,
-// so ints and bools are kept (`replicas: 0` survives) except for a short list of Go non-pointer
-// omitempty fields (generation, stdin, hostPort ...); empty strings are dropped unless the
-// OpenAPI schema marks the field required (or it is a known meaningful *string such as
-// storageClassName). Unknown field numbers are skipped, as kube does.
+// and gogo-protobuf (client-go) writes every non-pointer field. The decoder follows the Go struct
+// tags of k8s.io/api and apimachinery v0.36, which the generator turns into per-field flags: a
+// non-pointer `omitempty` int/bool is dropped when zero; a string without omitempty, or any
+// *string, keeps ""; other fields keep what the wire carries. Unknown field numbers are skipped,
+// as kube does.
 //
 // Encoding: fields in field-number order, map entries sorted by key (as gogo-protobuf marshals),
 // absent / null JSON fields omitted (except a null Time, written empty like Go's zero Time), JSON
