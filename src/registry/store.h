@@ -81,7 +81,8 @@ class Store {
   Status PrepareForCreate(std::string_view ns, storage::Object* obj) const;
   Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current,
                                            storage::Object next) const;
-  // Writes `obj` over the current state through storage (or computes it for a dry run).
+  // Deletes `obj` for good when it is being deleted and nothing holds it any more (no finalizers,
+  // no pending grace period); otherwise returns it unchanged.
   Result<storage::ObjectPtr> RemoveIfFinalized(const std::string& key, storage::ObjectPtr obj);
   std::string NameOf(const storage::Object& obj) const;
 
