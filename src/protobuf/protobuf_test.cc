@@ -9,53 +9,14 @@
 
 #include "protobuf/proto_catalogue.h"
 #include "protobuf/protobuf.h"
+#include "protobuf/protobuf_test_util.h"
 #include "protobuf/well_known.h"
 
 using nlohmann::json;
 using namespace kube::protobuf;
+using namespace kube::protobuf::testing;
 
 namespace {
-
-json RoundTrip(const json& in) {
-  auto enc = EncodeObject(in);
-  REQUIRE_MESSAGE(enc.ok(), enc.status().ToString());
-  auto dec = DecodeObject(*enc);
-  REQUIRE_MESSAGE(dec.ok(), dec.status().ToString());
-  return *dec;
-}
-
-#define CHECK_ROUND_TRIP(j)                                   \
-  do {                                                        \
-    const json in_ = (j);                                     \
-    const json out_ = RoundTrip(in_);                         \
-    CHECK_MESSAGE(out_ == in_, "got:  " << out_.dump() << "\nwant: " << in_.dump()); \
-  } while (0)
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE_MESSAGE(f.good(), "cannot open " << path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// A length-delimited field, built by hand (independently of the library's writer).
-std::string LenField(int field, std::string_view payload) {
-  std::string out(1, static_cast<char>(field << 3 | 2));
-  uint64_t n = payload.size();
-  while (n >= 0x80) {
-    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
-    n >>= 7;
-  }
-  out.push_back(static_cast<char>(n));
-  return out.append(payload);
-}
-
-// The "k8s\0" + runtime.Unknown envelope built by hand.
-std::string Envelope(std::string_view api_version, std::string_view kind, std::string_view raw) {
-  return std::string("k8s\0", 4) + LenField(1, LenField(1, api_version) + LenField(2, kind)) +
-         LenField(2, raw);
-}
 
 const json kMeta = json::parse(R"({"name": "x", "namespace": "default", "labels": {"app": "web"},
     "annotations": {"a": "b"}, "uid": "1234", "resourceVersion": "42", "generation": 3,
