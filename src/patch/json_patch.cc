@@ -266,15 +266,23 @@ class Applier {
     return Outcome::kOk;
   }
 
-  bool DoMove(const Json& op) {
+  // The location named by the op's "from" and the value there (null when a missing object
+  // member is read, as evanphx/json-patch v4 does).
+  std::optional<std::pair<Location, Json>> ReadFrom(const Json& op) {
     std::optional<std::string> from = StringField(op, "from");
-    if (!from) return false;
+    if (!from) return std::nullopt;
     std::optional<Location> src = FindParent(root_, *from);
-    if (!src) return false;
+    if (!src) return std::nullopt;
     Lookup got = Get(*src->container, src->key);
-    if (!got.ok) return false;
-    Json value = got.value ? *got.value : Json();
-    if (!Remove(*src->container, src->key)) return false;
+    if (!got.ok) return std::nullopt;
+    return std::make_pair(*src, got.value ? *got.value : Json());
+  }
+
+  bool DoMove(const Json& op) {
+    auto read = ReadFrom(op);
+    if (!read) return false;
+    auto& [src, value] = *read;
+    if (!Remove(*src.container, src.key)) return false;
     std::optional<std::string> path = StringField(op, "path");
     if (!path) return false;
     std::optional<Location> dst = FindParent(root_, *path);
@@ -282,13 +290,9 @@ class Applier {
   }
 
   bool DoCopy(const Json& op) {
-    std::optional<std::string> from = StringField(op, "from");
-    if (!from) return false;
-    std::optional<Location> src = FindParent(root_, *from);
-    if (!src) return false;
-    Lookup got = Get(*src->container, src->key);
-    if (!got.ok) return false;
-    Json value = got.value ? *got.value : Json();
+    auto read = ReadFrom(op);
+    if (!read) return false;
+    Json value = std::move(read->second);
     std::optional<std::string> path = StringField(op, "path");
     if (!path) return false;
     std::optional<Location> dst = FindParent(root_, *path);
