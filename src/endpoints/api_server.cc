@@ -34,19 +34,33 @@ HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool
   return r;
 }
 
-// Re-encodes a JSON answer (object, list or Status) for a client that prefers protobuf. Kinds
-// without a protobuf form stay JSON, as kube falls back to it.
-void ToProtobuf(HttpResponse* response) {
-  if (response->stream || response->content_type != "application/json") return;
+// Re-encodes an error Status for a client that prefers protobuf (successful answers are encoded
+// where they are produced, by Respond).
+void StatusToProtobuf(HttpResponse* response) {
+  if (response->stream || response->status < 400 || response->content_type != "application/json") return;
   const json body = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) return;
-  auto encoded = body.value("kind", "") == "Status" ? protobuf::EncodeStatus(body) : protobuf::EncodeObject(body);
+  auto encoded = protobuf::EncodeStatus(body);
   if (!encoded.ok()) return;
   response->body = std::move(*encoded);
   response->content_type = std::string(protobuf::kContentType);
 }
 
 }  // namespace
+
+HttpResponse Respond(const RequestScope& scope, int code, const json& body) {
+  if (scope.representation.protobuf) {
+    // Kinds without a protobuf form (and Tables) stay JSON, as kube falls back to it.
+    if (auto encoded = protobuf::EncodeObject(body); encoded.ok()) {
+      HttpResponse r;
+      r.status = code;
+      r.body = std::move(*encoded);
+      r.content_type = std::string(protobuf::kContentType);
+      return r;
+    }
+  }
+  return JsonResponse(code, body, scope.pretty);
+}
 
 ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
     : registry_(registry),
@@ -193,7 +207,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   } else {
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
-  if (scope.representation.protobuf) ToProtobuf(&response);
+  if (scope.representation.protobuf) StatusToProtobuf(&response);
   for (const auto& w : scope.warnings) {
     std::string quoted;
     for (char c : w) {

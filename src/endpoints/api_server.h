@@ -38,6 +38,10 @@ struct RequestScope {
   std::vector<std::string> warnings;
 };
 
+// The response for `body` in the representation the client negotiated: protobuf when it prefers
+// it and the kind has a protobuf form, JSON (indented with ?pretty) otherwise.
+HttpResponse Respond(const RequestScope& scope, int code, const nlohmann::json& body);
+
 class ApiServer {
  public:
   ApiServer(registry::ApiRegistry* registry, ApiServerOptions options);

@@ -25,12 +25,11 @@ HttpResponse ApiServer::Delete(RequestScope& scope) {
   // it; everything else with a Success Status naming the resource.
   if (result->deleted && !scope.store->rules().return_deleted_object) {
     const json& meta = (*result->object)["metadata"];
-    return JsonResponse(200, SuccessStatus(scope.info.name, info.group, info.resource, meta.value("uid", "")),
-                        scope.pretty);
+    return Respond(scope, 200, SuccessStatus(scope.info.name, info.group, info.resource, meta.value("uid", "")));
   }
   auto rendered = RenderObject(*scope.store, result->object, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
-  return JsonResponse(200, *rendered, scope.pretty);
+  return Respond(scope, 200, *rendered);
 }
 
 HttpResponse ApiServer::DeleteCollection(RequestScope& scope) {
@@ -47,7 +46,7 @@ HttpResponse ApiServer::DeleteCollection(RequestScope& scope) {
   auto rendered = RenderList(*scope.store, list, Representation{}, "");
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   (*rendered)["metadata"].erase("resourceVersion");
-  return JsonResponse(200, *rendered, scope.pretty);
+  return Respond(scope, 200, *rendered);
 }
 
 }  // namespace kube::endpoints

@@ -103,10 +103,10 @@ HttpResponse ApiServer::Get(RequestScope& scope) {
   auto obj = scope.store->Get(info.namespace_, info.name,
                               storage::GetOptions{.resource_version = scope.query.Get("resourceVersion")});
   if (!obj.ok()) return ErrorResponse(obj.status());
-  if (info.subresource == "scale") return JsonResponse(200, ScaleOf(**obj), scope.pretty);
+  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj));
   auto rendered = RenderObject(*scope.store, *obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
-  return JsonResponse(200, *rendered, scope.pretty);
+  return Respond(scope, 200, *rendered);
 }
 
 HttpResponse ApiServer::List(RequestScope& scope) {
@@ -117,7 +117,7 @@ HttpResponse ApiServer::List(RequestScope& scope) {
   if (!list.ok()) return ErrorResponse(list.status());
   auto rendered = RenderList(*scope.store, *list, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
-  return JsonResponse(200, *rendered, scope.pretty);
+  return Respond(scope, 200, *rendered);
 }
 
 HttpResponse ApiServer::Watch(RequestScope& scope) {

@@ -90,10 +90,10 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
 }
 
 HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
-  if (scope.info.subresource == "scale") return JsonResponse(code, ScaleOf(*obj), scope.pretty);
+  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj));
   auto rendered = RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
-  return JsonResponse(code, *rendered, scope.pretty);
+  return Respond(scope, code, *rendered);
 }
 
 }  // namespace
