@@ -43,7 +43,7 @@ Cacher::Impl::Impl(storage::Interface* storage, CacherConfig config, Options opt
   ticker_ = std::thread([this] { TickerLoop(); });
 }
 
-Cacher::Impl::~Impl() {
+void Cacher::Impl::Stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
@@ -51,6 +51,10 @@ Cacher::Impl::~Impl() {
     TerminateAllWatchersLocked();
   }
   fresh_cv_.notify_all();
+}
+
+Cacher::Impl::~Impl() {
+  Stop();
   reflector_.join();
   ticker_.join();
 }
@@ -210,6 +214,8 @@ Cacher::Cacher(storage::Interface* storage, CacherConfig config, Options options
     : impl_(std::make_unique<Impl>(storage, std::move(config), options)) {}
 
 Cacher::~Cacher() = default;
+
+void Cacher::Stop() { impl_->Stop(); }
 
 Result<ObjectPtr> Cacher::Create(std::string_view key, const storage::Object& obj, uint64_t ttl) {
   return impl_->storage_->Create(key, obj, ttl);

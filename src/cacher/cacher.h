@@ -69,6 +69,11 @@ class Cacher final : public storage::Interface {
   // passes. For tests, benchmarks and start-up hooks.
   bool WaitUntilFresh(uint64_t revision, std::chrono::milliseconds timeout);
 
+  // Ends every watch and stops following storage, for a resource that is no longer served
+  // (its CRD went): later cache reads and watches are refused. Idempotent; the destructor
+  // does the same.
+  void Stop();
+
   class Impl;
 
  private:

@@ -36,6 +36,7 @@ class Cacher::Impl {
  public:
   Impl(storage::Interface* storage, CacherConfig config, Options options);
   ~Impl();
+  void Stop();
 
   // --- cacher.cc
   void ReflectorLoop();

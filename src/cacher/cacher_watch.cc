@@ -43,7 +43,7 @@ Result<storage::WatchStreamPtr> Cacher::Impl::Watch(std::string_view key,
   }
 
   std::unique_lock lock(mu_);
-  if (!ready_) return NotReadyLocked();
+  if (!ready_ || stopping_) return NotReadyLocked();
   if (send_initial.value_or(false)) {
     Status fresh = WaitUntilFreshLocked(lock, required);
     if (!fresh.ok()) return storage::WatchStreamPtr(std::make_unique<ErrorWatchStream>(fresh));

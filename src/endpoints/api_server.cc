@@ -161,7 +161,7 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
 
 HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
   if (discovery_.ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
-  registry::Store* store = registry_->Find(info.api_group, info.api_version, info.resource);
+  registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource);
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
     if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {

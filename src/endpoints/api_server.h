@@ -32,7 +32,8 @@ struct RequestScope {
   const HttpRequest& request;
   const RequestInfo& info;
   const Query& query;
-  registry::Store* store;
+  // Held for the whole request: a custom resource's store may stop being served meanwhile.
+  registry::StorePtr store;
   Representation representation;
   bool pretty = false;
   std::vector<std::string> warnings;

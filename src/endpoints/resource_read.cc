@@ -22,9 +22,9 @@ namespace {
 // Streams one watch as newline-delimited JSON events, flushed one by one.
 class WatchBody final : public ResponseStream {
  public:
-  WatchBody(storage::WatchStreamPtr stream, const registry::Store* store, Representation rep,
+  WatchBody(storage::WatchStreamPtr stream, registry::StorePtr store, Representation rep,
             std::string include_object, storage::Clock::time_point deadline, EncodedObjects* encoded)
-      : stream_(std::move(stream)), store_(store), rep_(rep), include_object_(std::move(include_object)),
+      : store_(std::move(store)), stream_(std::move(stream)), rep_(rep), include_object_(std::move(include_object)),
         deadline_(deadline), encoded_(encoded) {}
 
   Step Next(std::string* out) override {
@@ -80,8 +80,9 @@ class WatchBody final : public ResponseStream {
   void Close() override { stream_->Stop(); }
 
  private:
+  // The store (and so, for a custom resource, its storage) outlives the stream it made.
+  registry::StorePtr store_;
   storage::WatchStreamPtr stream_;
-  const registry::Store* store_;
   Representation rep_;
   std::string include_object_;
   storage::Clock::time_point deadline_;
