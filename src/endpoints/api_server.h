@@ -6,6 +6,7 @@
 // Thread-safety: Handle() is safe to call concurrently; the registry must outlive the server.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,9 +67,12 @@ class ApiServer {
   HttpResponse Delete(RequestScope& scope);
   HttpResponse DeleteCollection(RequestScope& scope);
 
+  // Rebuilds discovery and OpenAPI after the served custom resources changed.
+  void CustomResourcesChanged();
+
   registry::ApiRegistry* registry_;
   ApiServerOptions options_;
-  Discovery discovery_;
+  std::atomic<std::shared_ptr<const Discovery>> discovery_;
   OpenApi openapi_;
   EncodedObjects encoded_objects_;
 };

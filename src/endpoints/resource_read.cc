@@ -104,7 +104,7 @@ HttpResponse ApiServer::Get(RequestScope& scope) {
   auto obj = scope.store->Get(info.namespace_, info.name,
                               storage::GetOptions{.resource_version = scope.query.Get("resourceVersion")});
   if (!obj.ok()) return ErrorResponse(obj.status());
-  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj));
+  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj, ScalePathsOf(*scope.store)));
   auto rendered = RenderObject(*scope.store, *obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, 200, *rendered);
@@ -122,6 +122,13 @@ HttpResponse ApiServer::List(RequestScope& scope) {
 }
 
 HttpResponse ApiServer::Watch(RequestScope& scope) {
+  if (scope.representation.yaml) {
+    // YAML has no stream framing: kube offers watches as JSON and protobuf only.
+    return ErrorResponse(Status(StatusCode::kNotAcceptable,
+                                "only the following media types are accepted: application/json, "
+                                "application/vnd.kubernetes.protobuf, application/json;stream=watch, "
+                                "application/vnd.kubernetes.protobuf;stream=watch"));
+  }
   auto options = ParseListOptions(scope.query, /*watch=*/true);
   if (!options.ok()) return ErrorResponse(options.status());
   const auto& info = scope.info;

@@ -27,6 +27,9 @@ constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
     "application/strategic-merge-patch+json";
+constexpr std::string_view kUnsupportedCustomPatch =
+    "the body of the request was in an unknown format - accepted media types include: "
+    "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
 
 Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
 
@@ -90,7 +93,7 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
 }
 
 HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
-  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj));
+  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj, ScalePathsOf(*scope.store)));
   auto rendered = RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, code, *rendered);
@@ -128,7 +131,7 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;
   auto transform = [&](const json& current) -> Result<json> {
-    if (scale) return WithReplicas(current, new_obj);
+    if (scale) return WithReplicas(current, new_obj, ScalePathsOf(*scope.store));
     return new_obj;
   };
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
@@ -145,8 +148,11 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
         "server-side apply (application/apply-patch+yaml) is not supported by this server yet; use "
         "client-side apply (kubectl apply without --server-side) or a JSON, merge or strategic merge patch"));
   }
-  if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch && type != BodyType::kStrategicMergePatch) {
-    return ErrorResponse(Unsupported(kUnsupportedPatch));
+  // Custom resources have no Go struct to merge strategically by.
+  const bool custom = scope.store->rules().custom_resource;
+  if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch &&
+      (type != BodyType::kStrategicMergePatch || custom)) {
+    return ErrorResponse(Unsupported(custom ? kUnsupportedCustomPatch : kUnsupportedPatch));
   }
   auto params = ParseWriteParams(scope.query, "PatchOptions");
   if (!params.ok()) return ErrorResponse(params.status());
@@ -164,12 +170,12 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   Status field_status;
   auto transform = [&](const json& current) -> Result<json> {
     // A scale patch applies to the Scale view, then lands in spec.replicas.
-    const json target = scale ? ScaleOf(current) : current;
+    const json target = scale ? ScaleOf(current, ScalePathsOf(*scope.store)) : current;
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
     if (!patched.ok()) return patched.status();
-    if (scale) return WithReplicas(current, *patched);
+    if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
     RequestScope& s = scope;
     s.warnings.clear();
     Status fs = ValidateFields(s, *params, &*patched, registry_->catalogue());

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "cacher/cacher.h"
 #include "catalogue/catalogue.h"
 #include "kv/store.h"
@@ -52,6 +54,8 @@ struct CustomResourceVersion {
   std::shared_ptr<const Strategy> strategy;
   // The version's structural schema; must stay valid while `keep_alive` lives.
   const catalogue::Schema* schema = nullptr;
+  // The version's openAPIV3Schema as the CRD gives it, for publishing OpenAPI.
+  std::shared_ptr<const nlohmann::json> openapi_schema;
 };
 
 // Everything served for one CustomResourceDefinition.

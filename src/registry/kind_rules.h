@@ -22,6 +22,8 @@ struct KindRules {
   bool generation_counts_annotations = false;
   // Status changes bump generation too (custom resources without a status subresource).
   bool generation_counts_status = false;
+  // A custom resource: no protobuf form and no strategic merge patch (no Go struct behind it).
+  bool custom_resource = false;
   // DELETE answers with the object rather than a Success Status.
   bool return_deleted_object = false;
   // Pods: deletion waits for the grace period when the pod is bound to a node.

@@ -17,6 +17,15 @@
 
 namespace kube::registry {
 
+// Where a kind keeps what its autoscaling/v1 Scale subresource shows (custom resources name the
+// paths in their CRD: ".spec.replicas"). Built-in workloads use spec.replicas, status.replicas
+// and spec.selector.
+struct ScalePaths {
+  std::string spec_replicas;    // ".spec.replicas"
+  std::string status_replicas;  // ".status.replicas"
+  std::string label_selector;   // ".status.selector" (a string); empty: no selector
+};
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
@@ -45,6 +54,9 @@ class Strategy {
   // The object read from storage as served (a custom resource is pruned and defaulted against
   // the served version's schema). Returns `obj` itself when nothing changes; never mutates it.
   virtual storage::ObjectPtr Decorate(storage::ObjectPtr obj) const { return obj; }
+
+  // The scale subresource's paths, or nullptr for the built-in workload layout.
+  virtual const ScalePaths* Scale() const { return nullptr; }
 };
 
 }  // namespace kube::registry
