@@ -129,7 +129,7 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   }
   if (strategy_) strategy_->PrepareForUpdate(subresource, &next, current);
   FieldErrors errors = ValidateObjectMeta(next["metadata"], rules_.name_rule, info_.namespaced);
-  if (errors.empty() && strategy_) errors = strategy_->ValidateUpdate(next, current);
+  if (errors.empty() && strategy_) errors = strategy_->ValidateUpdate(subresource, next, current);
   if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
   return next;
 }

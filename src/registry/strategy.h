@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "printers/printers.h"
 #include "registry/errors.h"
 #include "storage/interface.h"
 
@@ -42,8 +43,10 @@ class Strategy {
 
   // Field errors for a new object (422 Invalid when not empty).
   virtual FieldErrors Validate(const storage::Object& obj) const { return {}; }
-  // Field errors for an update; `old` is the stored object.
-  virtual FieldErrors ValidateUpdate(const storage::Object& obj, const storage::Object& old) const {
+  // Field errors for an update of the main resource or of `subresource` ("status"); `old` is
+  // the stored object.
+  virtual FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
+                                     const storage::Object& old) const {
     return {};
   }
 
@@ -57,6 +60,10 @@ class Strategy {
 
   // The scale subresource's paths, or nullptr for the built-in workload layout.
   virtual const ScalePaths* Scale() const { return nullptr; }
+
+  // Server-side printing for a kind without a built-in printer (a CRD's printer columns), or
+  // nullptr for the built-in printers.
+  virtual const printers::TablePrinter* Printer() const { return nullptr; }
 };
 
 }  // namespace kube::registry
