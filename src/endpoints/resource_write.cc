@@ -4,15 +4,14 @@
 #include "endpoints/api_server.h"
 #include "endpoints/field_validation.h"
 #include "endpoints/render.h"
+#include "endpoints/request_body.h"
 #include "endpoints/reviews.h"
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
 #include "patch/json_patch.h"
-#include "protobuf/protobuf.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
-#include "yaml/yaml.h"
 
 namespace kube::endpoints {
 
@@ -20,9 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kUnsupportedBody =
-    "the body of the request was in an unknown format - accepted media types include: "
-    "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
@@ -33,39 +29,10 @@ constexpr std::string_view kUnsupportedCustomPatch =
 
 Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
 
-Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates);
-
-// The request body as a JSON object (from JSON, YAML or protobuf). `duplicates` receives the
-// strict decoder's complaints about repeated keys.
-Result<json> DecodeBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
-  auto body = DecodeAnyBody(request, duplicates);
-  if (body.ok() && !body->is_object()) return Status::BadRequest("the body of the request must be a JSON object");
-  return body;
-}
-
-Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
-  switch (ParseContentType(request.Header("Content-Type"))) {
-    case BodyType::kJson: {
-      json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-      if (body.is_discarded()) return Status::BadRequest("the request body is not valid JSON");
-      for (auto& path : DuplicateFields(request.body)) duplicates->push_back("duplicate field \"" + path + "\"");
-      return body;
-    }
-    case BodyType::kYaml: {
-      auto body = yaml::YamlToJson(request.body);
-      if (!body.ok()) return body;
-      // The strict decoder rejects what the lenient one let through: repeated keys.
-      if (auto strict = yaml::YamlToJsonStrict(request.body); !strict.ok()) {
-        duplicates->push_back(strict.status().message());
-      }
-      return body;
-    }
-    case BodyType::kProtobuf:
-      // Built-in kinds only, as in kube: the envelope names the kind, the catalogue its message.
-      return protobuf::DecodeObject(request.body);
-    default:
-      return Unsupported(kUnsupportedBody);
-  }
+// The kind a write to this request's target expects in its body (autoscaling/v1 Scale for scale).
+protobuf::KindDefaults ExpectedKind(const RequestScope& scope) {
+  if (scope.info.subresource == "scale") return {.api_version = "autoscaling/v1", .kind = "Scale"};
+  return {.api_version = scope.store->ApiVersion(), .kind = scope.store->info().kind};
 }
 
 // Drops fields the kind does not define and applies fieldValidation to them and to `duplicates`.
@@ -105,7 +72,7 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "CreateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(scope.request, &duplicates);
+  auto body = DecodeObjectBody(scope.request, ExpectedKind(scope), &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
@@ -116,7 +83,9 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
 
 HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(request, &duplicates);
+  auto body = DecodeObjectBody(request, {.api_version = info.group.empty() ? info.version : info.group + "/" + info.version,
+                                         .kind = info.kind},
+                               &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   return JsonResponse(201, AnswerReview(info, std::move(*body)), pretty);
 }
@@ -125,7 +94,7 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "UpdateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(scope.request, &duplicates);
+  auto body = DecodeObjectBody(scope.request, ExpectedKind(scope), &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   const bool scale = scope.info.subresource == "scale";
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
