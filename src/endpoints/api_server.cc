@@ -51,8 +51,7 @@ void StatusToYaml(HttpResponse* response) {
   *response = YamlResponse(response->status, body);
 }
 
-// Re-encodes an error Status for a client that prefers protobuf (successful answers are encoded
-// where they are produced, by Respond).
+// Re-encodes an error Status for a client that prefers protobuf.
 void StatusToProtobuf(HttpResponse* response) {
   if (response->stream || response->status < 400 || response->content_type != "application/json") return;
   const json body = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
@@ -61,6 +60,13 @@ void StatusToProtobuf(HttpResponse* response) {
   if (!encoded.ok()) return;
   response->body = std::move(*encoded);
   response->content_type = std::string(protobuf::kContentType);
+}
+
+// An error Status in the representation the client negotiated (successful answers are encoded
+// where they are produced, by Respond).
+void EncodeErrorAs(const Representation& rep, HttpResponse* response) {
+  if (rep.protobuf) StatusToProtobuf(response);
+  if (rep.yaml) StatusToYaml(response);
 }
 
 }  // namespace
@@ -198,25 +204,34 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
 HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
   if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
   registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource);
+  // Errors answered before a handler runs, in the encoding the client prefers like any other.
+  auto early_error = [&](const Status& status) {
+    HttpResponse r = ErrorResponse(status);
+    const bool protobuf = store == nullptr || !store->rules().custom_resource;
+    if (auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false, protobuf); rep.ok()) {
+      EncodeErrorAs(*rep, &r);
+    }
+    return r;
+  };
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
     if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {
       if (info.verb != "create") {
-        return ErrorResponse(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
+        return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
       return CreateReview(request, *review, query.Bool("pretty"));
     }
-    return ErrorResponse(ResourceNotFound());
+    return early_error(ResourceNotFound());
   }
   const auto& ri = store->info();
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
-  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return ErrorResponse(ResourceNotFound());
+  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);
     if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
         (info.subresource == "finalize") != is_namespace_object) {
-      return ErrorResponse(ResourceNotFound());
+      return early_error(ResourceNotFound());
     }
   }
   auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false,
@@ -244,8 +259,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   } else {
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
-  if (scope.representation.protobuf) StatusToProtobuf(&response);
-  if (scope.representation.yaml) StatusToYaml(&response);
+  EncodeErrorAs(scope.representation, &response);
   for (const auto& w : scope.warnings) {
     std::string quoted;
     for (char c : w) {
