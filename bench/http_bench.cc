@@ -218,23 +218,33 @@ void RssRow(Table* table, const std::string& label, const ServerProcess& server)
 
 // --- 4. LIST
 
+// One LIST: GET `path`, timed into *us. The body when it is a 200 JSON list with an items array,
+// else a discarded value with *failure saying what came instead.
+json TimedList(httplib::Client* client, const std::string& path, std::vector<double>* us,
+               std::string* failure) {
+  const auto start = Clock::now();
+  httplib::Result r = client->Get(path);
+  us->push_back(MicrosBetween(start, Clock::now()));
+  const json list = ParseBody(r, 200);
+  if (!list.is_discarded() && list.contains("items") && list["items"].is_array()) return list;
+  *failure = "no JSON list: " + Describe(r) + "; ";
+  return json(json::value_t::discarded);
+}
+
 void ListRows(Table* table, httplib::Client* client, const std::string& label,
               const std::string& query) {
   std::vector<double> us;
   bool ok = true;
   for (int run = 0; run < kListRuns && ok; ++run) {
-    const auto start = Clock::now();
-    httplib::Result r = client->Get(kConfigMaps + query);
-    us.push_back(MicrosBetween(start, Clock::now()));
-    const json list = ParseBody(r, 200);
-    const bool is_list = !list.is_discarded() && list.contains("items") && list["items"].is_array();
-    const size_t items = is_list ? list["items"].size() : 0;
+    std::string failure;
+    const json list = TimedList(client, kConfigMaps + query, &us, &failure);
+    const size_t items = list.is_discarded() ? 0 : list["items"].size();
     size_t ours = 0;
     for (size_t k = 0; k < items; ++k) ours += ObjectName(list["items"][k]).starts_with("cm-") ? 1 : 0;
-    ok = Expect(is_list && items == kListObjects && ours == kListObjects && !ResourceVersion(list).empty(),
-                label + ": " + (is_list ? "" : "no JSON list: " + Describe(r) + "; ") +
-                    std::to_string(items) + " items (" + std::to_string(ours) + " ours), want " +
-                    std::to_string(kListObjects));
+    ok = Expect(failure.empty() && items == kListObjects && ours == kListObjects &&
+                    !ResourceVersion(list).empty(),
+                label + ": " + failure + std::to_string(items) + " items (" + std::to_string(ours) +
+                    " ours), want " + std::to_string(kListObjects));
   }
   table->Info(label + " p50", Percentile(us, 0.5) / 1e3, "ms", "", ok);
   table->Info(label + " p99", Percentile(us, 0.99) / 1e3, "ms", "", ok);
@@ -266,17 +276,13 @@ void FreshListRows(Table* table, httplib::Client* client, const std::string& lab
     const std::string written_rv = ResourceVersion(cm);
     ok = Expect(ObjectName(cm) == name && !written_rv.empty(), label + ": POST ConfigMap failed");
     if (!ok) break;
-    const auto start = Clock::now();
-    httplib::Result r = client->Get(secrets + query);
-    us.push_back(MicrosBetween(start, Clock::now()));
-    const json list = ParseBody(r, 200);
-    const bool is_list = !list.is_discarded() && list.contains("items") && list["items"].is_array();
-    const size_t items = is_list ? list["items"].size() : 0;
-    const std::string rv = is_list ? ResourceVersion(list) : "";
+    std::string failure;
+    const json list = TimedList(client, secrets + query, &us, &failure);
+    const size_t items = list.is_discarded() ? 0 : list["items"].size();
+    const std::string rv = list.is_discarded() ? "" : ResourceVersion(list);
     const bool fresh = !consistent || (!rv.empty() && std::stoull(rv) >= std::stoull(written_rv));
-    ok = Expect(is_list && items == kFreshSecrets && fresh,
-                label + ": " + (is_list ? "" : "no JSON list: " + Describe(r) + "; ") +
-                    std::to_string(items) + " items at rv " + rv + ", want " +
+    ok = Expect(failure.empty() && items == kFreshSecrets && fresh,
+                label + ": " + failure + std::to_string(items) + " items at rv " + rv + ", want " +
                     std::to_string(kFreshSecrets) + (consistent ? " at rv >= " + written_rv : ""));
   }
   table->Info(label + " p50", Percentile(us, 0.5), "us", "", ok);
