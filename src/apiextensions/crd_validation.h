@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apiextensions/field_errors.h"
+#include "apiextensions/go_regexp.h"
 #include "apiextensions/structural_schema.h"
 
 namespace kube::apiextensions {
@@ -40,8 +41,9 @@ struct CrdValidationOptions {
   // Whether a stored schema already has defaults that pruning would change; such a CRD may keep
   // them on update (kube's requirePrunedDefaults). Unset: treated as false.
   std::function<bool(const nlohmann::json& schema)> has_unpruned_defaults;
-  // Go regexp syntax check of `pattern` keywords. Unset: patterns are not checked.
-  PatternChecker check_pattern;
+  // Go regexp syntax check of `pattern` keywords. Default: go_regexp.h's checker; unset
+  // (nullptr): patterns are not checked.
+  PatternChecker check_pattern = CheckGoRegexpSyntax;
 };
 
 FieldErrors ValidateCustomResourceDefinition(const nlohmann::json& crd, const CrdValidationOptions& options = {});

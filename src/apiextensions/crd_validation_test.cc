@@ -272,7 +272,13 @@ TEST_CASE("structural schema rules") {
          SpecProps(c)["port"] = {{"x-kubernetes-int-or-string", true}, {"x-kubernetes-preserve-unknown-fields", true}};
        },
        {"spec.validation.openAPIV3Schema.properties[spec].properties[port].x-kubernetes-preserve-unknown-fields: Invalid value: true: must be false if x-kubernetes-int-or-string is true"}},
-      {"patterns are checked with the pattern hook only", [](Json& c) { SpecProps(c)["color"]["pattern"] = "("; }, {}},
+      {"patterns are Go regular expressions", [](Json& c) { SpecProps(c)["color"]["pattern"] = "^[a-z]+(-[a-z]+"; },
+       {"spec.validation.openAPIV3Schema.properties[spec].properties[color].pattern: Invalid value: \"^[a-z]+(-[a-z]+\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `^[a-z]+(-[a-z]+`"}},
+      {"valid Go patterns pass", [](Json& c) {
+         SpecProps(c)["color"]["pattern"] = R"(^(?P<word>[\p{L}_][\w.-]{0,62})(?i:x)?$)";
+         SpecProps(c)["size"]["anyOf"] = J(R"([{"pattern": "\\d{1,3}"}])");
+       },
+       {}},
   });
 }
 
