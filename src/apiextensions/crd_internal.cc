@@ -159,11 +159,17 @@ class StructWriter {
   bool first_ = true;
 };
 
-std::string SchemaList(const Json* arr) {
+// A Go slice of structs: null when absent, else each element rendered by `render`.
+template <class Render>
+std::string StructList(const Json* arr, Render render) {
   if (arr == nullptr) return "null";
   std::string out = "[";
-  for (size_t i = 0; i < arr->size(); ++i) out += (i ? "," : "") + RenderInternalSchema((*arr)[i]);
+  for (size_t i = 0; i < arr->size(); ++i) out += (i ? "," : "") + render(&(*arr)[i]);
   return out + "]";
+}
+
+std::string SchemaList(const Json* arr) {
+  return StructList(arr, [](const Json* s) { return RenderInternalSchema(*s); });
 }
 
 std::string SchemaMap(const Json* map) {
@@ -203,10 +209,7 @@ std::string Dependencies(const Json* map) {
 }
 
 std::string ValidationRules(const Json* arr) {
-  if (arr == nullptr) return "null";
-  std::string out = "[";
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const Json* r = &(*arr)[i];
+  return StructList(arr, [](const Json* r) {
     StructWriter w;
     w.String("Rule", r, "rule");
     w.String("Message", r, "message");
@@ -214,16 +217,12 @@ std::string ValidationRules(const Json* arr) {
     w.StringPtr("Reason", r, "reason");
     w.String("FieldPath", r, "fieldPath");
     w.BoolPtr("OptionalOldSelf", r, "optionalOldSelf");
-    out += (i ? "," : "") + w.Done();
-  }
-  return out + "]";
+    return w.Done();
+  });
 }
 
 std::string Columns(const Json* arr) {
-  if (arr == nullptr) return "null";
-  std::string out = "[";
-  for (size_t i = 0; i < arr->size(); ++i) {
-    const Json* c = &(*arr)[i];
+  return StructList(arr, [](const Json* c) {
     StructWriter w;
     w.String("Name", c, "name");
     w.String("Type", c, "type");
@@ -231,20 +230,16 @@ std::string Columns(const Json* arr) {
     w.String("Description", c, "description");
     w.Int("Priority", c, "priority");
     w.String("JSONPath", c, "jsonPath");
-    out += (i ? "," : "") + w.Done();
-  }
-  return out + "]";
+    return w.Done();
+  });
 }
 
 std::string SelectableFields(const Json* arr) {
-  if (arr == nullptr) return "null";
-  std::string out = "[";
-  for (size_t i = 0; i < arr->size(); ++i) {
+  return StructList(arr, [](const Json* f) {
     StructWriter w;
-    w.String("JSONPath", &(*arr)[i], "jsonPath");
-    out += (i ? "," : "") + w.Done();
-  }
-  return out + "]";
+    w.String("JSONPath", f, "jsonPath");
+    return w.Done();
+  });
 }
 
 std::string Subresources(const Json* sub) {

@@ -127,22 +127,14 @@ FieldErrors ValidateVersion(const InternalSpec& spec, const InternalVersion& v, 
   Append(&errs, validation_internal::ValidateSchemaValidation(v.schema, HasStatus(SubresourcesForVersion(spec, v)), rules,
                                                               path.Child("schema"), hooks));
   Append(&errs, validation_internal::ValidateSubresources(v.subresources, path.Child("subresources")));
-  if (v.columns != nullptr) {
-    for (size_t i = 0; i < v.columns->size(); ++i) {
-      Append(&errs, validation_internal::ValidateColumn((*v.columns)[i], path.Child("additionalPrinterColumns").Index(i)));
-    }
-  }
+  Append(&errs, validation_internal::ValidateColumns(v.columns, path.Child("additionalPrinterColumns")));
   if (v.selectable_fields != nullptr && !v.selectable_fields->empty()) {
     const Json* schema = Obj(v.schema, "openAPIV3Schema");
     if (schema == nullptr) {
       errs.push_back(Invalid(path.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"));
     } else {
-      if (std::string err = StructuralConversionError(*schema); !err.empty()) {
-        errs.push_back(Invalid(path.Child("schema.openAPIV3Schema"), "", err));
-        schema = nullptr;
-      }
-      Append(&errs, validation_internal::ValidateSelectableFields(*v.selectable_fields, schema, path.Child("selectableFields"),
-                                                                  rules, v.name));
+      Append(&errs, validation_internal::ValidateSelectableFields(*v.selectable_fields, schema, path.Child("schema.openAPIV3Schema"),
+                                                                  path.Child("selectableFields"), rules, v.name));
     }
   }
   return errs;
@@ -217,23 +209,13 @@ FieldErrors ValidateSpec(const InternalSpec& spec, Rules rules, const CrdValidat
   Append(&errs, validation_internal::ValidateSchemaValidation(spec.validation, AnyStatusEnabled(spec), rules,
                                                               kSpec.Child("validation"), hooks));
   Append(&errs, validation_internal::ValidateSubresources(spec.subresources, kSpec.Child("subresources")));
-  if (spec.columns != nullptr) {
-    for (size_t i = 0; i < spec.columns->size(); ++i) {
-      Append(&errs, validation_internal::ValidateColumn((*spec.columns)[i], kSpec.Child("additionalPrinterColumns").Index(i)));
-    }
-  }
+  Append(&errs, validation_internal::ValidateColumns(spec.columns, kSpec.Child("additionalPrinterColumns")));
   if (spec.selectable_fields != nullptr && !spec.selectable_fields->empty()) {
     if (spec.validation == nullptr) {
       errs.push_back(Invalid(kSpec.Child("selectableFields"), "", "may only be set when validations.schema is included"));
     } else {
-      const Json* schema = Obj(spec.validation, "openAPIV3Schema");
-      if (schema != nullptr) {
-        if (std::string err = StructuralConversionError(*schema); !err.empty()) {
-          errs.push_back(Invalid(kSpec.Child("schema.openAPIV3Schema"), "", err));
-          schema = nullptr;
-        }
-      }
-      Append(&errs, validation_internal::ValidateSelectableFields(*spec.selectable_fields, schema,
+      Append(&errs, validation_internal::ValidateSelectableFields(*spec.selectable_fields, Obj(spec.validation, "openAPIV3Schema"),
+                                                                  kSpec.Child("schema.openAPIV3Schema"),
                                                                   kSpec.Child("selectableFields"), rules, ""));
     }
   }

@@ -27,10 +27,13 @@ struct Rules {
   std::map<std::string, bool> allow_too_many_selectable_fields;
 };
 
-FieldErrors ValidateColumn(const Json& column, const FieldPath& path);
+// Every column of an additionalPrinterColumns array (nullptr: none).
+FieldErrors ValidateColumns(const Json* columns, const FieldPath& path);
 FieldErrors ValidateSubresources(const Json* subresources, const FieldPath& path);
-FieldErrors ValidateSelectableFields(const Json& fields, const Json* schema, const FieldPath& path,
-                                     const Rules& rules, const std::string& version);
+// selectableFields against `schema` (an openAPIV3Schema): a schema that does not convert to a
+// structural one is reported at `schema_path` first.
+FieldErrors ValidateSelectableFields(const Json& fields, const Json* schema, const FieldPath& schema_path,
+                                     const FieldPath& path, const Rules& rules, const std::string& version);
 FieldErrors ValidateConversion(const Json* conversion, const Rules& rules, const FieldPath& path);
 // validateCustomResourceDefinitionValidation for one CustomResourceValidation object.
 FieldErrors ValidateSchemaValidation(const Json* validation, bool status_enabled, const Rules& rules,

@@ -197,25 +197,30 @@ FieldErrors ValidateConversionReviewVersions(const Json* webhook, bool require_r
 
 }  // namespace
 
-FieldErrors ValidateColumn(const Json& column, const FieldPath& path) {
+FieldErrors ValidateColumns(const Json* columns, const FieldPath& columns_path) {
   FieldErrors errs;
-  if (Str(&column, "name").empty()) errs.push_back(Required(path.Child("name"), ""));
-  const std::string type = Str(&column, "type");
-  const std::string type_detail = "must be one of " + CommaList(kColumnTypes);
-  if (type.empty()) {
-    errs.push_back(Required(path.Child("type"), type_detail));
-  } else if (!Contains(kColumnTypes, type)) {
-    errs.push_back(Invalid(path.Child("type"), type, type_detail));
-  }
-  const std::string format = Str(&column, "format");
-  if (!format.empty() && !Contains(kColumnFormats, format)) {
-    errs.push_back(Invalid(path.Child("format"), format, "must be one of " + CommaList(kColumnFormats)));
-  }
-  const std::string json_path = Str(&column, "jsonPath");
-  if (json_path.empty()) {
-    errs.push_back(Required(path.Child("JSONPath"), ""));
-  } else {
-    Append(&errs, ValidateSimpleJsonPath(json_path, path.Child("JSONPath")));
+  if (columns == nullptr) return errs;
+  for (size_t i = 0; i < columns->size(); ++i) {
+    const Json& column = (*columns)[i];
+    const FieldPath path = columns_path.Index(i);
+    if (Str(&column, "name").empty()) errs.push_back(Required(path.Child("name"), ""));
+    const std::string type = Str(&column, "type");
+    const std::string type_detail = "must be one of " + CommaList(kColumnTypes);
+    if (type.empty()) {
+      errs.push_back(Required(path.Child("type"), type_detail));
+    } else if (!Contains(kColumnTypes, type)) {
+      errs.push_back(Invalid(path.Child("type"), type, type_detail));
+    }
+    const std::string format = Str(&column, "format");
+    if (!format.empty() && !Contains(kColumnFormats, format)) {
+      errs.push_back(Invalid(path.Child("format"), format, "must be one of " + CommaList(kColumnFormats)));
+    }
+    const std::string json_path = Str(&column, "jsonPath");
+    if (json_path.empty()) {
+      errs.push_back(Required(path.Child("JSONPath"), ""));
+    } else {
+      Append(&errs, ValidateSimpleJsonPath(json_path, path.Child("JSONPath")));
+    }
   }
   return errs;
 }
@@ -247,9 +252,15 @@ FieldErrors ValidateSubresources(const Json* subresources, const FieldPath& path
   return errs;
 }
 
-FieldErrors ValidateSelectableFields(const Json& fields, const Json* schema, const FieldPath& path, const Rules& rules,
-                                     const std::string& version) {
+FieldErrors ValidateSelectableFields(const Json& fields, const Json* schema, const FieldPath& schema_path,
+                                     const FieldPath& path, const Rules& rules, const std::string& version) {
   FieldErrors errs;
+  if (schema != nullptr) {
+    if (std::string err = StructuralConversionError(*schema); !err.empty()) {
+      errs.push_back(Invalid(schema_path, "", err));
+      schema = nullptr;
+    }
+  }
   std::set<std::string> unique;
   for (size_t i = 0; i < fields.size(); ++i) {
     const FieldPath p = path.Index(i).Child("jsonPath");

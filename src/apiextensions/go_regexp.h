@@ -6,8 +6,8 @@
 // character classes and ranges, POSIX classes, escapes (octal, \x, \Q...\E, \A \b \B \z, \d \s
 // \w and negations, \pX / \p{Name}), repetition operators and counts (at most 1000, nested
 // counts multiplied), and nesting depth. Unicode class names are checked against Go's
-// categories; script names (\p{Greek}) are accepted when they are capitalised words of letters and underscores, since
-// their list changes with Unicode versions.
+// categories; script names (\p{Greek}) are accepted when they are capitalised words of letters
+// and underscores, since their list changes with Unicode versions.
 //
 // Thread-safety: pure function.
 #pragma once

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "apiextensions/crd_internal.h"
+#include "util/go_format.h"
 
 namespace kube::apiextensions {
 
@@ -50,19 +51,13 @@ bool Unescape(std::string_view s, std::string* out, std::string* err) {
       continue;
     }
     const char d = s[++i];
-    switch (d) {
-      case 'a': out->push_back('\a'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
-      case 'v': out->push_back('\v'); break;
-      case '\'': out->push_back('\''); break;
-      case '\\': out->push_back('\\'); break;
-      default:
-        *err = std::string("invalid escape char \\") + d;
-        return false;
+    if (char control = GoControlEscape(d); control != '\0') {
+      out->push_back(control);
+    } else if (d == '\'' || d == '\\') {
+      out->push_back(d);
+    } else {
+      *err = std::string("invalid escape char \\") + d;
+      return false;
     }
   }
   return true;

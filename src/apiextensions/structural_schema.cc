@@ -247,30 +247,27 @@ class Validator {
     if (ap != nullptr && !(ap->is_boolean() && !ap->get<bool>())) {
       errs_->push_back(Forbidden(p.Child("additionalProperties"), "must be undefined to be structural"));
     }
-    if (Get(v, "default") != nullptr) errs_->push_back(Forbidden(p.Child("default"), "must be undefined to be structural"));
-    if (NonEmpty(v, "title")) errs_->push_back(Forbidden(p.Child("title"), "must be empty to be structural"));
-    if (NonEmpty(v, "description")) errs_->push_back(Forbidden(p.Child("description"), "must be empty to be structural"));
-    if (Bool(v, "nullable")) errs_->push_back(Forbidden(p.Child("nullable"), "must be false to be structural"));
-    if (Bool(v, "x-kubernetes-preserve-unknown-fields")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"));
-    }
-    if (Bool(v, "x-kubernetes-embedded-resource")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-embedded-resource"), "must be false to be structural"));
-    }
-    if (Bool(v, "x-kubernetes-int-or-string")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-int-or-string"), "must be false to be structural"));
-    }
-    if (List(v, "x-kubernetes-list-map-keys")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"));
-    }
-    if (OptStr(v, "x-kubernetes-list-type")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-list-type"), "must be undefined to be structural"));
-    }
-    if (OptStr(v, "x-kubernetes-map-type")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-map-type"), "must be undefined to be structural"));
-    }
-    if (List(v, "x-kubernetes-validations")) {
-      errs_->push_back(Forbidden(p.Child("x-kubernetes-validations"), "must be empty to be structural"));
+    // Keywords a value validation may not carry, and how kube words each refusal.
+    struct Forbid {
+      const char* key;
+      bool (*set)(const Json*, std::string_view);
+      const char* detail;
+    };
+    static const Forbid kForbidden[] = {
+        {"default", [](const Json* n, std::string_view k) { return Get(n, k) != nullptr; }, "must be undefined to be structural"},
+        {"title", NonEmpty, "must be empty to be structural"},
+        {"description", NonEmpty, "must be empty to be structural"},
+        {"nullable", Bool, "must be false to be structural"},
+        {"x-kubernetes-preserve-unknown-fields", Bool, "must be false to be structural"},
+        {"x-kubernetes-embedded-resource", Bool, "must be false to be structural"},
+        {"x-kubernetes-int-or-string", Bool, "must be false to be structural"},
+        {"x-kubernetes-list-map-keys", [](const Json* n, std::string_view k) { return List(n, k) != nullptr; }, "must be empty to be structural"},
+        {"x-kubernetes-list-type", [](const Json* n, std::string_view k) { return OptStr(n, k).has_value(); }, "must be undefined to be structural"},
+        {"x-kubernetes-map-type", [](const Json* n, std::string_view k) { return OptStr(n, k).has_value(); }, "must be undefined to be structural"},
+        {"x-kubernetes-validations", [](const Json* n, std::string_view k) { return List(n, k) != nullptr; }, "must be empty to be structural"},
+    };
+    for (const Forbid& f : kForbidden) {
+      if (f.set(v, f.key)) errs_->push_back(Forbidden(p.Child(f.key), f.detail));
     }
     if (const Json* props = Obj(v, "properties"); props != nullptr && Get(props, "metadata") != nullptr) {
       errs_->push_back(Forbidden(p.Child("properties").Key("metadata"), "must not be specified in a nested context"));

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "printers/jsonpath_internal.h"
+#include "util/go_format.h"
 
 namespace kube::printers::jsonpath_internal {
 
@@ -118,14 +119,11 @@ bool UnquoteExtend(std::string_view s, std::string* out) {
     if (i + 1 >= s.size()) return false;
     const char e = s[i + 1];
     i += 2;
+    if (char control = GoControlEscape(e); control != '\0') {
+      out->push_back(control);
+      continue;
+    }
     switch (e) {
-      case 'a': out->push_back('\a'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
-      case 'v': out->push_back('\v'); break;
       case '\\': out->push_back('\\'); break;
       case '\'':
       case '"':

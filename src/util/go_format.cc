@@ -141,6 +141,19 @@ std::string ToChars(double f, std::chars_format fmt) {
 
 }  // namespace
 
+char GoControlEscape(char c) {
+  switch (c) {
+    case 'a': return '\a';
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'v': return '\v';
+    default: return '\0';
+  }
+}
+
 std::string GoQuote(std::string_view s) {
   std::string out = "\"";
   for (size_t i = 0; i < s.size();) {

@@ -23,4 +23,8 @@ std::string GoFormatFloat(double f);
 // [1e-6, 1e21)).
 std::string GoJsonFloat(double f);
 
+// The character of Go's one-letter control escapes (\a \b \f \n \r \t \v for 'a' ... 'v'), or
+// '\0' when `c` is not one of those letters.
+char GoControlEscape(char c);
+
 }  // namespace kube
