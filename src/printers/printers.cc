@@ -1,7 +1,5 @@
 #include "printers/printers.h"
 
-#include <functional>
-
 #include "printers/internal.h"
 
 namespace kube::printers {
@@ -92,22 +90,39 @@ bool IsValidIncludeObject(std::string_view include_object) {
          include_object == "Object";
 }
 
-namespace {
+nlohmann::json BuildTable(std::string_view group, std::string_view resource,
+                          const std::vector<const nlohmann::json*>& objects,
+                          const std::string& list_resource_version, std::string_view include_object,
+                          std::chrono::system_clock::time_point now) {
+  const Entry& entry = Lookup(group, resource);
+  return internal::TableJson(
+      entry.columns(), [&](const Json& obj) { return entry.cells(obj, now); }, objects,
+      list_resource_version, include_object, group.empty() && resource == "pods");
+}
 
-// The Table around rows of `cells`; pods also get kube's Completed row condition.
-Json Table(const std::vector<Column>& column_defs,
-           const std::function<std::vector<Json>(const Json&)>& cells, bool is_pod,
-           const std::vector<const Json*>& objects, const std::string& list_resource_version,
-           std::string_view include_object) {
+nlohmann::json BuildTable(const TablePrinter& printer, const std::vector<const nlohmann::json*>& objects,
+                          const std::string& list_resource_version, std::string_view include_object,
+                          std::chrono::system_clock::time_point now) {
+  return internal::TableJson(
+      printer.Columns(), [&](const Json& obj) { return printer.Cells(obj, now); }, objects,
+      list_resource_version, include_object, /*pod_conditions=*/false);
+}
+
+namespace internal {
+
+Json TableJson(const std::vector<Column>& column_defs, const std::function<Cells(const Json&)>& cells,
+               const std::vector<const Json*>& objects, const std::string& list_resource_version,
+               std::string_view include_object, bool pod_conditions) {
   Json columns = Json::array();
   for (const Column& c : column_defs) columns.push_back(ColumnJson(c));
+
   Json rows = Json::array();
   for (const Json* obj : objects) {
     if (obj == nullptr) continue;
     Json row = Json::object();
     row["cells"] = cells(*obj);
     std::string completed_reason;
-    if (is_pod && internal::PodCompleted(*obj, &completed_reason)) {
+    if (pod_conditions && PodCompleted(*obj, &completed_reason)) {
       row["conditions"] = Json::array(
           {Json{{"type", "Completed"},
                 {"status", "True"},
@@ -124,6 +139,7 @@ Json Table(const std::vector<Column>& column_defs,
     }
     rows.push_back(std::move(row));
   }
+
   Json metadata = Json::object();
   if (!list_resource_version.empty()) metadata["resourceVersion"] = list_resource_version;
   return Json{{"kind", "Table"},
@@ -133,22 +149,6 @@ Json Table(const std::vector<Column>& column_defs,
               {"rows", std::move(rows)}};
 }
 
-}  // namespace
-
-nlohmann::json BuildTable(std::string_view group, std::string_view resource,
-                          const std::vector<const nlohmann::json*>& objects,
-                          const std::string& list_resource_version, std::string_view include_object,
-                          std::chrono::system_clock::time_point now) {
-  const Entry& entry = Lookup(group, resource);
-  return Table(entry.columns(), [&](const Json& obj) { return entry.cells(obj, now); },
-               group.empty() && resource == "pods", objects, list_resource_version, include_object);
-}
-
-nlohmann::json BuildTable(const TablePrinter& printer, const std::vector<const nlohmann::json*>& objects,
-                          const std::string& list_resource_version, std::string_view include_object,
-                          std::chrono::system_clock::time_point now) {
-  return Table(printer.Columns(), [&](const Json& obj) { return printer.Cells(obj, now); },
-               /*is_pod=*/false, objects, list_resource_version, include_object);
-}
+}  // namespace internal
 
 }  // namespace kube::printers
