@@ -268,6 +268,8 @@ class Builder {
       n.cel_rules_ = &*r;
     }
     n.validation_ = ParseValidation(s);
+    // Any node may require fields: allOf/anyOf/oneOf branches do without declaring structure.
+    n.required_ = Strings(s, "required");
     if (auto ref = s.find("$ref"); ref != s.end()) {
       n.target_ = Resolve(ref->get<std::string>());
       return;
@@ -295,7 +297,6 @@ class Builder {
         }
         std::sort(n.fields_.begin(), n.fields_.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        n.required_ = Strings(s, "required");
       } else if (has_additional) {
         n.type_ = Type::kMap;
         n.items_ = Inline(*additional);
@@ -303,7 +304,6 @@ class Builder {
         n.type_ = Type::kAny;
       } else {
         n.type_ = Type::kObject;  // a struct without fields (e.g. StorageVersionSpec)
-        n.required_ = Strings(s, "required");
       }
     } else if (type == "array" || (type.empty() && items != s.end() && !items->is_null())) {
       n.type_ = Type::kArray;

@@ -84,7 +84,8 @@ class Schema {
   virtual const Schema* Field(std::string_view name) const = 0;
   // kObject: every field name, sorted.
   virtual std::vector<std::string> FieldNames() const = 0;
-  // kObject: required field names.
+  // Required field names: kObject nodes, and nodes under allOf/anyOf/oneOf/not (which require
+  // fields without describing them).
   virtual const std::vector<std::string>& Required() const = 0;
   // kArray / kMap: the item / value schema. Never null for those types.
   virtual const Schema* Items() const = 0;
