@@ -160,8 +160,18 @@ class Validator {
  public:
   explicit Validator(OpenAPISource source) : source_(source) {}
 
-  // SchemaValidator.Validate.
-  Result Validate(const Schema* s, const json& data, const std::string& path) {
+  // SchemaValidator.Validate. With `old` (an update) this is kube's ratcheting validator: when the
+  // value equals the old one its errors are dropped. Junctor branches validate the same value
+  // with the same `old` but do not ratchet on their own (`ratchets`).
+  Result Validate(const Schema* s, const json& data, const std::string& path, const json* old = nullptr,
+                  bool ratchets = true) {
+    Result result = Check(s, data, path, old);
+    if (!result.valid() && ratchets && old != nullptr && GoDeepEqual(*old, data)) result.errors.clear();
+    return result;
+  }
+
+ private:
+  Result Check(const Schema* s, const json& data, const std::string& path, const json* old) {
     Result result;
     if (s == nullptr) return result;
     const Node n = Describe(*s);
@@ -176,18 +186,17 @@ class Validator {
       result.Inc();
     };
     if (!n.types.empty() || !n.format.empty()) run(TypeCheck(n, data, path));
-    run(Junctors(n, data, path));
+    run(Junctors(n, data, path, old));
     if (kind == Kind::kString) run(StringCheck(n, data, path));
     if (kind == Kind::kString && KnownFormat(n.format)) run(FormatCheck(n, data, path));
     if (kind == Kind::kInt || kind == Kind::kFloat) run(NumberCheck(n, data, path));
-    if (kind == Kind::kArray) run(SliceCheck(n, data, path));
+    if (kind == Kind::kArray) run(SliceCheck(n, data, path, old));
     run(EnumCheck(n, data, path));
-    if (kind == Kind::kObject) run(ObjectCheck(n, data, path));
+    if (kind == Kind::kObject) run(ObjectCheck(n, data, path, old));
     result.Inc();
     return result;
   }
 
- private:
   // A node as kube's converted spec.Schema shows it.
   struct Node {
     const Schema* schema;
@@ -261,7 +270,7 @@ class Validator {
   }
 
   // schemaPropsValidator: allOf, anyOf, oneOf, not.
-  Result Junctors(const Node& n, const json& data, const std::string& path) {
+  Result Junctors(const Node& n, const json& data, const std::string& path, const json* old) {
     Result main;
     if (n.vv != nullptr) {
       const ValueValidation& vv = *n.vv;
@@ -269,7 +278,7 @@ class Validator {
         std::optional<Result> best, first_success;
         bool succeeded = false;
         for (const Schema* sub : vv.any_of) {
-          Result r = Validate(sub, data, path);
+          Result r = Validate(sub, data, path, old, false);
           if (r.valid()) {
             best.reset();
             succeeded = true;
@@ -289,7 +298,7 @@ class Validator {
         std::optional<Result> best, first_success;
         int validated = 0;
         for (const Schema* sub : vv.one_of) {
-          Result r = Validate(sub, data, path);
+          Result r = Validate(sub, data, path, old, false);
           if (r.valid()) {
             ++validated;
             best.reset();
@@ -310,7 +319,7 @@ class Validator {
       if (!vv.all_of.empty()) {
         size_t validated = 0;
         for (const Schema* sub : vv.all_of) {
-          Result r = Validate(sub, data, path);
+          Result r = Validate(sub, data, path, old, false);
           if (r.valid()) ++validated;
           main.Merge(std::move(r));
         }
@@ -319,7 +328,7 @@ class Validator {
                              (validated == 0 ? ". None validated" : "")));
         }
       }
-      if (vv.negated != nullptr && Validate(vv.negated, data, path).valid()) {
+      if (vv.negated != nullptr && Validate(vv.negated, data, path, old, false).valid()) {
         main.Add(Composite(GoQuote(path) + " must not validate the schema (not)"));
       }
     }
@@ -436,12 +445,12 @@ class Validator {
   }
 
   // schemaSliceValidator: items, then minItems, maxItems, uniqueItems.
-  Result SliceCheck(const Node& n, const json& data, const std::string& path) {
+  Result SliceCheck(const Node& n, const json& data, const std::string& path, const json* old) {
     Result result;
     const Schema* items = n.schema->type() == Schema::Type::kArray ? n.schema->Items() : nullptr;
     if (items != nullptr) {
       for (size_t i = 0; i < data.size(); ++i) {
-        result.Merge(Validate(items, data[i], path + "[" + std::to_string(i) + "]"));
+        result.Merge(Validate(items, data[i], path + "[" + std::to_string(i) + "]", OldItem(*n.schema, data[i], old)));
       }
     }
     const auto size = static_cast<int64_t>(data.size());
@@ -477,7 +486,31 @@ class Validator {
   }
 
   // objectValidator: property counts, additionalProperties values, properties, required.
-  Result ObjectCheck(const Node& n, const json& data, const std::string& path) {
+  // The old value of an object's field or map entry (CorrelatedObject.Key); apiVersion and kind
+  // of the root never ratchet.
+  static const json* OldField(const json* old, const std::string& key, const std::string& path) {
+    if (old == nullptr || !old->is_object() || (path.empty() && (key == "apiVersion" || key == "kind"))) return nullptr;
+    auto it = old->find(key);
+    return it != old->end() ? &*it : nullptr;
+  }
+
+  // The old item an item correlates with (CorrelatedObject.Index): only list-type map items do,
+  // by their keys; atomic lists and sets do not correlate item by item.
+  static const json* OldItem(const Schema& list, const json& item, const json* old) {
+    if (old == nullptr || !old->is_array() || list.ListType() != "map" || !item.is_object()) return nullptr;
+    for (const auto& candidate : *old) {
+      if (!candidate.is_object()) continue;
+      bool same = true;
+      for (const auto& k : list.ListMapKeys()) {
+        auto a = item.find(k), b = candidate.find(k);
+        same = same && (a == item.end() ? b == candidate.end() : b != candidate.end() && GoDeepEqual(*a, *b));
+      }
+      if (same) return &candidate;
+    }
+    return nullptr;
+  }
+
+  Result ObjectCheck(const Node& n, const json& data, const std::string& path, const json* old) {
     Result res;
     const auto keys = static_cast<int64_t>(data.size());
     if (n.vv && n.vv->min_properties && keys < *n.vv->min_properties) {
@@ -493,13 +526,14 @@ class Validator {
     const Schema& s = *n.schema;
     if (s.type() == Schema::Type::kMap) {
       for (auto it = data.begin(); it != data.end(); ++it) {
-        res.Merge(Validate(s.Items(), it.value(), path + "." + it.key()));
+        res.Merge(Validate(s.Items(), it.value(), path + "." + it.key(), OldField(old, it.key(), path)));
       }
     }
     if (s.type() == Schema::Type::kObject) {
       for (auto it = data.begin(); it != data.end(); ++it) {
         if (const Schema* field = s.Field(it.key())) {
-          res.Merge(Validate(field, it.value(), path.empty() ? it.key() : path + "." + it.key()));
+          res.Merge(Validate(field, it.value(), path.empty() ? it.key() : path + "." + it.key(),
+                             OldField(old, it.key(), path)));
         }
       }
     }
@@ -567,8 +601,8 @@ FieldError ToFieldError(const Issue& e, const std::string& root) {
 }  // namespace
 
 FieldErrors ValidateOpenAPI(const Schema& schema, const json& value, const std::string& path,
-                            OpenAPISource source) {
-  Result result = Validator(source).Validate(&schema, value, "");
+                            OpenAPISource source, const json* old) {
+  Result result = Validator(source).Validate(&schema, value, "", old);
   FieldErrors out;
   out.reserve(result.errors.size());
   for (const auto& e : result.errors) out.push_back(ToFieldError(e, path));

@@ -27,8 +27,9 @@ enum class OpenAPISource {
 };
 
 // Errors of `value` against `schema`. `path` is the field path the value sits at; empty means
-// the object itself, whose own errors kube reports at "<nil>".
+// the object itself, whose own errors kube reports at "<nil>". `old` (an update): errors of
+// values that equal their correlated old value are dropped (kube's validation ratcheting).
 FieldErrors ValidateOpenAPI(const Schema& schema, const nlohmann::json& value, const std::string& path,
-                            OpenAPISource source);
+                            OpenAPISource source, const nlohmann::json* old = nullptr);
 
 }  // namespace kube::schema

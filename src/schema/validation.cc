@@ -177,11 +177,13 @@ FieldErrors ValidateEmbeddedResources(const Schema& schema, const json& value, c
 }
 
 FieldErrors Validate(const Schema& schema, const json& value, const ValidateOptions& options) {
-  FieldErrors out = ValidateOpenAPI(schema, value, options.path, OpenAPISource::kCustomResource);
+  FieldErrors out = ValidateOpenAPI(schema, value, options.path, OpenAPISource::kCustomResource, options.old);
   // The root of a custom resource is an embedded resource in kube's eyes, but its own metadata and
   // type are the registry's to check: only nested ones are checked here.
   for (auto& e : ValidateEmbeddedResources(schema, value, options.path, false, options)) out.push_back(std::move(e));
-  WalkListTypes(&schema, value, options.path, &out);
+  FieldErrors old_list_errors;
+  if (options.old != nullptr) WalkListTypes(&schema, *options.old, options.path, &old_list_errors);
+  if (old_list_errors.empty()) WalkListTypes(&schema, value, options.path, &out);
   return out;
 }
 

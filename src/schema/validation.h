@@ -37,6 +37,11 @@ struct ValidateOptions {
   // checks embedded metadata with a placeholder name). Unset (the default): only the metadata's
   // shape is checked.
   std::function<FieldErrors(const nlohmann::json& metadata, const std::string& path)> embedded_metadata;
+  // The stored object, on update (kube's validation ratcheting, on in 1.36): OpenAPI errors in
+  // values equal to their counterpart in `old` are dropped (fields and map entries correlate by
+  // key, list-type map items by their keys, other list items not at all), and list-type
+  // uniqueness is checked only when `old` satisfied it. nullptr (the default): a create.
+  const nlohmann::json* old = nullptr;
 };
 
 FieldErrors Validate(const Schema& schema, const nlohmann::json& value, const ValidateOptions& options = {});

@@ -218,3 +218,32 @@ TEST_CASE("validate: a path prefix for values validated on their own") {
 
 }  // namespace
 }  // namespace kube::schema
+
+namespace kube::schema {
+namespace {
+
+TEST_CASE("validate: on update, unchanged invalid values ratchet") {
+  auto g = Crd(R"({"type":"object","properties":{"spec":{"type":"object","properties":{
+    "a":{"type":"string","maxLength":2},"b":{"type":"string","maxLength":2},
+    "items":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
+             "items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"integer","maximum":1}}}},
+    "tags":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}}}}}})");
+  json old = json::parse(R"({"spec":{"a":"long","b":"ok","items":[{"k":"x","v":5}],"tags":["t","t"]}})");
+  ValidateOptions update;
+  update.old = &old;
+  // The stored invalid values stay; a changed one is checked.
+  json next = json::parse(R"({"spec":{"a":"long","b":"longer","items":[{"k":"y","v":1},{"k":"x","v":5}],"tags":["t","t","u"]}})");
+  CHECK(Rendered(Validate(*g->Root(), next, update)) == Lines{"spec.b: Too long: may not be more than 2 bytes"});
+  // Without the old object everything is checked.
+  CHECK(Rendered(Validate(*g->Root(), next)) == Lines{"spec.a: Too long: may not be more than 2 bytes",
+                                                       "spec.b: Too long: may not be more than 2 bytes",
+                                                       "spec.items[1].v: Invalid value: 5: spec.items[1].v in body should be less than or equal to 1",
+                                                       R"(spec.tags[1]: Duplicate value: "t")"});
+  // A changed invalid item of a list-type map is checked.
+  json changed = json::parse(R"({"spec":{"a":"ok","items":[{"k":"x","v":6}]}})");
+  CHECK(Rendered(Validate(*g->Root(), changed, update)) ==
+        Lines{"spec.items[0].v: Invalid value: 6: spec.items[0].v in body should be less than or equal to 1"});
+}
+
+}  // namespace
+}  // namespace kube::schema
