@@ -312,9 +312,12 @@ class Builder {
                      : (mode_ == Mode::kDefinitions ? free_form_ : unknown_);
     } else if (type == "string") {
       const std::string format = StringOr(s, "format");
-      n.type_ = mode_ == Mode::kDefinitions && format == "date-time" ? Type::kTime
-                : format == "int-or-string"                         ? Type::kIntOrString
-                                                                    : Type::kString;
+      // The built-in document marks Time and IntOrString by format; in a CRD a format only
+      // constrains the string (x-kubernetes-int-or-string is how a CRD says int-or-string).
+      const bool builtin = mode_ == Mode::kDefinitions;
+      n.type_ = builtin && format == "date-time"       ? Type::kTime
+                : builtin && format == "int-or-string" ? Type::kIntOrString
+                                                       : Type::kString;
     } else if (type == "integer") {
       n.type_ = Type::kInteger;
     } else if (type == "number") {
@@ -338,7 +341,8 @@ class Builder {
 }  // namespace
 
 struct SchemaGraph::Impl {
-  json document;             // FromOpenAPIV3's own copy; nodes point into it
+  json document;                   // FromOpenAPIV3's own copy; nodes point into it
+  const json* source = &document;  // what the graph was built from
   std::deque<Node> nodes;    // a deque: node addresses stay stable while the graph grows
   std::map<std::string, const Schema*, std::less<>> definitions;
   const Schema* root = nullptr;
@@ -350,6 +354,7 @@ SchemaGraph::~SchemaGraph() = default;
 Result<std::unique_ptr<SchemaGraph>> SchemaGraph::FromDefinitions(const json& definitions,
                                                                   const json& special) {
   auto impl = std::make_unique<Impl>();
+  impl->source = &definitions;
   try {
     Builder(Builder::Mode::kDefinitions, impl->nodes, impl->definitions)
         .BuildDefinitions(definitions, special);
@@ -372,6 +377,8 @@ Result<std::unique_ptr<SchemaGraph>> SchemaGraph::FromOpenAPIV3(const json& sche
 }
 
 const Schema* SchemaGraph::Root() const { return impl_->root; }
+
+const json& SchemaGraph::Source() const { return *impl_->source; }
 
 const Schema* SchemaGraph::Definition(std::string_view name) const {
   auto it = impl_->definitions.find(name);

@@ -55,6 +55,9 @@ class SchemaGraph {
   const Schema* Root() const;
   // FromDefinitions: the node of a definition by name, or nullptr.
   const Schema* Definition(std::string_view name) const;
+  // The JSON the graph was built from (FromOpenAPIV3: the graph's own copy), e.g. for publishing
+  // the schema in OpenAPI documents without keeping a second copy.
+  const nlohmann::json& Source() const;
   // FromDefinitions: every definition by name.
   const std::map<std::string, const Schema*, std::less<>>& Definitions() const;
 

@@ -141,7 +141,12 @@ bool EnumMatches(const json& data, const json& ev) {
   if (data.is_null() || ev.is_null()) return false;
   if (GoDeepEqual(data, ev)) return true;
   if (data.is_number() && ev.is_number()) {
-    if (IsGoInt(ev)) return static_cast<int64_t>(GoFloat(data)) == GoInt(ev) || (IsGoInt(data) && GoInt(data) == GoInt(ev));
+    if (IsGoInt(ev)) {
+      if (IsGoInt(data)) return GoInt(data) == GoInt(ev);
+      // Go converts the float to int64 (truncating); out of range there is nothing to match.
+      const double f = GoFloat(data);
+      return std::fabs(f) < 9.2e18 && static_cast<int64_t>(f) == GoInt(ev);
+    }
     return GoFloat(data) == GoFloat(ev);
   }
   return false;
@@ -412,36 +417,36 @@ class Validator {
       }
     }
     if (n.vv && n.vv->maximum) {
-      const double max = *n.vv->maximum;
-      std::string e = RangeError(max, type_name, format, "Maximum boundary", path);
-      if (!e.empty()) maximum.Add(Make(Code::kPlain, "", e));
-      const bool native_int = e.empty() && is_int;
-      const bool excl = n.vv->exclusive_maximum;
-      const bool fails = native_int ? (excl ? GoInt(data) >= static_cast<int64_t>(max) : GoInt(data) > static_cast<int64_t>(max))
-                                    : (excl ? value >= max : value > max);
-      if (fails) {
-        maximum.Add(Make(Code::kOther, path,
-                         path + " in body should be less than " + (excl ? "" : "or equal to ") + IntOrFloat(max, native_int),
-                         native_int ? data : json(value)));
-      }
+      maximum = Bound(data, *n.vv->maximum, n.vv->exclusive_maximum, /*is_max=*/true, type_name, format, path);
     }
     if (n.vv && n.vv->minimum) {
-      const double min = *n.vv->minimum;
-      std::string e = RangeError(min, type_name, format, "Minimum boundary", path);
-      if (!e.empty()) minimum.Add(Make(Code::kPlain, "", e));
-      const bool native_int = e.empty() && is_int;
-      const bool excl = n.vv->exclusive_minimum;
-      const bool fails = native_int ? (excl ? GoInt(data) <= static_cast<int64_t>(min) : GoInt(data) < static_cast<int64_t>(min))
-                                    : (excl ? value <= min : value < min);
-      if (fails) {
-        minimum.Add(Make(Code::kOther, path,
-                         path + " in body should be greater than " + (excl ? "" : "or equal to ") + IntOrFloat(min, native_int),
-                         native_int ? data : json(value)));
-      }
+      minimum = Bound(data, *n.vv->minimum, n.vv->exclusive_minimum, /*is_max=*/false, type_name, format, path);
     }
     res.Merge(std::move(multiple)).Merge(std::move(minimum)).Merge(std::move(maximum));
     res.Inc();
     return res;
+  }
+
+  // Maximum/MinimumNativeType: compared as integers when both the value and the bound are
+  // integers of the node's type, else as floats.
+  static Result Bound(const json& data, double bound, bool exclusive, bool is_max, std::string_view type_name,
+                      std::string_view format, const std::string& path) {
+    Result r;
+    std::string e = RangeError(bound, type_name, format, is_max ? "Maximum boundary" : "Minimum boundary", path);
+    if (!e.empty()) r.Add(Make(Code::kPlain, "", e));
+    const bool native_int = e.empty() && IsGoInt(data);
+    // Positive when the value is beyond the bound (above a maximum, below a minimum).
+    const double value = GoFloat(data);
+    const int cmp = native_int ? (GoInt(data) > static_cast<int64_t>(bound)) - (GoInt(data) < static_cast<int64_t>(bound))
+                               : (value > bound) - (value < bound);
+    const int beyond = is_max ? cmp : -cmp;
+    if (beyond > 0 || (exclusive && beyond == 0)) {
+      r.Add(Make(Code::kOther, path,
+                 path + " in body should be " + (is_max ? "less than " : "greater than ") + (exclusive ? "" : "or equal to ") +
+                     IntOrFloat(bound, native_int),
+                 native_int ? data : json(value)));
+    }
+    return r;
   }
 
   // schemaSliceValidator: items, then minItems, maxItems, uniqueItems.

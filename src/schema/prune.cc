@@ -63,24 +63,7 @@ class Pruner {
         x = json::object();
         return;
       }
-      std::vector<std::string> drop;
-      for (auto it = x.begin(); it != x.end(); ++it) {
-        if (embedded && IsMetaField(it.key())) {
-          Metadata(it.key(), it.value());
-          continue;
-        }
-        Segment::Kind kind;
-        if (const Schema* child = Described(s, it.key(), &kind)) {
-          path_.push_back({kind, it.key()});
-          Visit(child, it.value(), Embedded(child));
-          path_.pop_back();
-        } else {
-          // An unknown apiVersion/kind/metadata at the root is dropped without a word, as in kube.
-          if (!IsMetaField(it.key()) || !path_.empty()) Record(it.key());
-          drop.push_back(it.key());
-        }
-      }
-      for (const auto& k : drop) x.erase(k);
+      Fields(s, x, embedded, /*drop_unknown=*/true);
     } else if (x.is_array()) {
       const Schema* items = s != nullptr && s->type() == Schema::Type::kArray ? s->Items() : nullptr;
       for (size_t i = 0; i < x.size(); ++i) {
@@ -95,18 +78,7 @@ class Pruner {
   void Keep(const Schema* s, json& x, bool embedded) {
     if (s == nullptr) return;
     if (x.is_object()) {
-      for (auto it = x.begin(); it != x.end(); ++it) {
-        if (embedded && IsMetaField(it.key())) {
-          Metadata(it.key(), it.value());
-          continue;
-        }
-        Segment::Kind kind;
-        if (const Schema* child = Described(s, it.key(), &kind)) {
-          path_.push_back({kind, it.key()});
-          Visit(child, it.value(), Embedded(child));
-          path_.pop_back();
-        }
-      }
+      Fields(s, x, embedded, /*drop_unknown=*/false);
     } else if (x.is_array()) {
       const Schema* items = s->type() == Schema::Type::kArray ? s->Items() : nullptr;
       for (size_t i = 0; i < x.size(); ++i) {
@@ -115,6 +87,29 @@ class Pruner {
         path_.pop_back();
       }
     }
+  }
+
+  // The fields of an object of node `s`: described ones are pruned by their schemas, unknown ones
+  // dropped or kept.
+  void Fields(const Schema* s, json& x, bool embedded, bool drop_unknown) {
+    std::vector<std::string> drop;
+    for (auto it = x.begin(); it != x.end(); ++it) {
+      if (embedded && IsMetaField(it.key())) {
+        Metadata(it.key(), it.value());
+        continue;
+      }
+      Segment::Kind kind;
+      if (const Schema* child = Described(s, it.key(), &kind)) {
+        path_.push_back({kind, it.key()});
+        Visit(child, it.value(), Embedded(child));
+        path_.pop_back();
+      } else if (drop_unknown) {
+        // An unknown apiVersion/kind/metadata at the root is dropped without a word, as in kube.
+        if (!IsMetaField(it.key()) || !path_.empty()) Record(it.key());
+        drop.push_back(it.key());
+      }
+    }
+    for (const auto& k : drop) x.erase(k);
   }
 
   // apiVersion/kind/metadata of an embedded resource: kept; metadata pruned to ObjectMeta (the

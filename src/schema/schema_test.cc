@@ -96,6 +96,7 @@ TEST_CASE("graph: a CRD schema owns its JSON, so the source may go") {
     graph = std::move(*built);
   }
   CHECK(*graph->Root()->Field("a")->Default() == "x");
+  CHECK(graph->Source()["properties"]["a"]["default"] == "x");
   CHECK((*graph->Root()->Field("a")->Validation()->enum_values)[0] == "x");
 }
 
