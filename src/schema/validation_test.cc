@@ -247,3 +247,46 @@ TEST_CASE("validate: on update, unchanged invalid values ratchet") {
 
 }  // namespace
 }  // namespace kube::schema
+
+#include "schema/defaulting.h"
+#include "schema/prune.h"
+
+namespace kube::schema {
+namespace {
+
+TEST_CASE("a kubebuilder-shaped custom resource goes through prune, default and validate cleanly") {
+  auto g = Crd(R"({"type":"object","description":"CronTab","properties":{
+    "apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},
+    "spec":{"type":"object","required":["cronSpec"],"properties":{
+      "cronSpec":{"type":"string","pattern":"^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$"},
+      "image":{"type":"string","default":"busybox"},
+      "replicas":{"type":"integer","format":"int32","minimum":1,"maximum":10,"default":1},
+      "port":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true},
+      "env":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],
+             "items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}}}}},
+    "status":{"type":"object","properties":{
+      "conditions":{"type":"array","items":{"type":"object","required":["type","status"],"properties":{
+        "type":{"type":"string"},"status":{"type":"string","enum":["True","False","Unknown"]},
+        "lastTransitionTime":{"type":"string","format":"date-time"}}}}}}}})");
+  json cr = json::parse(R"({"apiVersion":"stable.example.com/v1","kind":"CronTab",
+    "metadata":{"name":"c","namespace":"default","uid":"u","labels":{"a":"b"},"creationTimestamp":"2024-01-01T00:00:00Z"},
+    "spec":{"cronSpec":"* * * * */5","port":"http","env":[{"name":"A","value":"1"}],"typo":1},
+    "status":{"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2024-01-01T00:00:00Z"}]}})");
+  PruneOptions options;
+  options.resource_root = true;
+  CHECK(Prune(g->Root(), &cr, options) == std::vector<std::string>{"spec.typo"});
+  Default(g->Root(), &cr);
+  CHECK(cr["spec"]["image"] == "busybox");
+  CHECK(cr["spec"]["replicas"] == 1);
+  CHECK(Validate(*g->Root(), cr).empty());
+  cr["spec"]["replicas"] = 11;
+  cr["spec"]["cronSpec"] = "never";
+  cr["status"]["conditions"][0]["status"] = "Maybe";
+  CHECK(Rendered(Validate(*g->Root(), cr)) ==
+        Lines{R"(spec.cronSpec: Invalid value: "never": spec.cronSpec in body should match '^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$')",
+              "spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+              R"(status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown")"});
+}
+
+}  // namespace
+}  // namespace kube::schema
