@@ -12,73 +12,13 @@
 
 #include "schema/formats.h"
 #include "schema/go_values.h"
+#include "schema/openapi_result.h"
 
 namespace kube::schema {
 
 namespace {
 
 using json = nlohmann::json;
-
-// kube-openapi's error codes, as far as apiextensions tells them apart.
-enum class Code {
-  kComposite,  // allOf/anyOf/oneOf/not: not a *Validation error
-  kPlain,      // numeric range errors: plain Go errors
-  kInvalidType,
-  kRequired,
-  kTooLong,
-  kEnum,
-  kMaxItems,
-  kTooManyProperties,
-  kOther,  // every other *Validation: reported as Invalid
-};
-
-struct Issue {
-  Code code = Code::kOther;
-  std::string name;  // the value's path as kube-openapi writes it
-  std::string message;
-  json value;        // null: Go's nil
-  int64_t limit = -1;
-  const json* values = nullptr;  // enum
-};
-
-// validate.Result: errors unique by message, and the match count anyOf/oneOf pick failures by.
-struct Result {
-  std::vector<Issue> errors;
-  int match_count = 0;
-
-  bool valid() const { return errors.empty(); }
-  void Add(Issue e) {
-    for (const auto& x : errors) {
-      if (x.message == e.message) return;
-    }
-    errors.push_back(std::move(e));
-  }
-  Result& Merge(Result other) {
-    for (auto& e : other.errors) Add(std::move(e));
-    match_count += other.match_count;
-    return *this;
-  }
-  void Inc() { ++match_count; }
-};
-
-Result Failed(Issue e) {
-  Result r;
-  r.errors.push_back(std::move(e));
-  return r;
-}
-
-Issue Make(Code code, std::string name, std::string message, json value = nullptr, int64_t limit = -1) {
-  return Issue{code, std::move(name), std::move(message), std::move(value), limit, nullptr};
-}
-
-// errors.InvalidType: the value is shown (quoted) only when it is a string.
-Issue InvalidType(const std::string& path, std::string_view type_name, const json& value) {
-  std::string msg = path + " in body must be of type " + std::string(type_name);
-  if (value.is_string()) msg += ": " + GoQuote(value.get_ref<const std::string&>());
-  return Make(Code::kInvalidType, path, std::move(msg), value);
-}
-
-Issue Composite(std::string message) { return Make(Code::kComposite, "", std::move(message)); }
 
 enum class Kind { kNull, kBool, kString, kInt, kFloat, kArray, kObject };
 
@@ -550,58 +490,6 @@ class Validator {
 
   OpenAPISource source_;
 };
-
-// apiextensions' kubeOpenAPIResultToFieldErrors.
-FieldError ToFieldError(const Issue& e, const std::string& root) {
-  const std::string base = root.empty() ? "<nil>" : root;
-  FieldError out;
-  if (e.code == Code::kComposite || e.code == Code::kPlain) {
-    out.type = FieldError::Type::kInvalid;
-    out.field = base;
-    out.value = "\"\"";
-    out.detail = e.message;
-    return out;
-  }
-  std::string_view name = e.name;
-  if (name.substr(0, 1) == ".") name.remove_prefix(1);
-  out.field = name.empty() || e.name == "." ? base : root.empty() ? std::string(name) : root + "." + std::string(name);
-  switch (e.code) {
-    case Code::kRequired:
-      out.type = FieldError::Type::kRequired;
-      break;
-    case Code::kEnum: {
-      out.type = FieldError::Type::kNotSupported;
-      out.value = GoValue(e.value);
-      std::string supported;
-      for (const auto& v : *e.values) {
-        if (!supported.empty()) supported += ", ";
-        supported += GoQuote(v.is_string() ? v.get<std::string>() : GoJson(v));
-      }
-      if (!supported.empty()) out.detail = "supported values: " + supported;
-      break;
-    }
-    case Code::kTooLong:
-      out.type = FieldError::Type::kTooLong;
-      out.detail = "may not be more than " + std::to_string(e.limit) + (e.limit == 1 ? " byte" : " bytes");
-      break;
-    case Code::kMaxItems:
-    case Code::kTooManyProperties:
-      out.type = FieldError::Type::kTooMany;
-      out.value = GoValue(e.value);
-      out.detail = "must have at most " + std::to_string(e.limit) + (e.limit == 1 ? " item" : " items");
-      break;
-    case Code::kInvalidType:
-      out.type = FieldError::Type::kTypeInvalid;
-      out.value = e.value.is_null() ? "\"\"" : GoValue(e.value);
-      out.detail = e.message;
-      break;
-    default:
-      out.type = FieldError::Type::kInvalid;
-      out.value = e.value.is_null() ? "\"\"" : GoValue(e.value);
-      out.detail = e.message;
-  }
-  return out;
-}
 
 }  // namespace
 
