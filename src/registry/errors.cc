@@ -1,6 +1,5 @@
 #include "registry/errors.h"
 
-#include <cstdio>
 #include <set>
 
 namespace kube::registry {
@@ -15,71 +14,12 @@ Status WithDetails(Status s, std::string_view group, std::string_view resource, 
   return s;
 }
 
-std::string_view TypeString(FieldError::Type t) {
-  switch (t) {
-    case FieldError::Type::kRequired: return "Required value";
-    case FieldError::Type::kInvalid: return "Invalid value";
-    case FieldError::Type::kNotSupported: return "Unsupported value";
-    case FieldError::Type::kForbidden: return "Forbidden";
-    case FieldError::Type::kTooLong: return "Too long";
-    case FieldError::Type::kDuplicate: return "Duplicate value";
-    case FieldError::Type::kNotFound: return "Not found";
-  }
-  return "Invalid value";
-}
-
-std::string_view CauseType(FieldError::Type t) {
-  switch (t) {
-    case FieldError::Type::kRequired: return "FieldValueRequired";
-    case FieldError::Type::kInvalid: return "FieldValueInvalid";
-    case FieldError::Type::kNotSupported: return "FieldValueNotSupported";
-    case FieldError::Type::kForbidden: return "FieldValueForbidden";
-    case FieldError::Type::kTooLong: return "FieldValueTooLong";
-    case FieldError::Type::kDuplicate: return "FieldValueDuplicate";
-    case FieldError::Type::kNotFound: return "FieldValueNotFound";
-  }
-  return "FieldValueInvalid";
-}
-
-// field.Error.ErrorBody: the value is left out for types that never show one.
-std::string Body(const FieldError& e) {
-  std::string body(TypeString(e.type));
-  const bool shows_value = e.type != FieldError::Type::kRequired &&
-                           e.type != FieldError::Type::kForbidden &&
-                           e.type != FieldError::Type::kTooLong;
-  if (shows_value && !e.value.empty()) body += ": " + e.value;
-  if (!e.detail.empty()) body += ": " + e.detail;
-  return body;
-}
-
 }  // namespace
 
 std::string QualifiedName(std::string_view name, std::string_view group) {
   std::string out(name);
   if (!group.empty()) out += "." + std::string(group);
   return out;
-}
-
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  return out + "\"";
 }
 
 Status NotFoundError(std::string_view group, std::string_view resource, std::string_view name) {
@@ -122,7 +62,7 @@ Status InvalidError(std::string_view group, std::string_view kind, std::string_v
   std::vector<std::string> parts;
   std::set<std::string> seen;
   for (const auto& e : errors) {
-    std::string part = e.field.empty() ? Body(e) : e.field + ": " + Body(e);
+    std::string part = e.field.empty() ? e.Body() : e.field + ": " + e.Body();
     if (seen.insert(part).second) parts.push_back(part);
   }
   if (parts.size() == 1) {
@@ -137,7 +77,7 @@ Status InvalidError(std::string_view group, std::string_view kind, std::string_v
   d.name = std::string(name);
   d.group = std::string(group);
   d.kind = std::string(kind);
-  for (const auto& e : errors) d.causes.push_back(StatusCause{std::string(CauseType(e.type)), Body(e), e.field});
+  for (const auto& e : errors) d.causes.push_back(StatusCause{std::string(e.CauseType()), e.Body(), e.field});
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/field_error.h"
 #include "util/status.h"
 
 namespace kube::registry {
@@ -27,21 +28,15 @@ Status ForbiddenError(std::string_view group, std::string_view resource, std::st
                       std::string_view why);
 Status MethodNotSupportedError(std::string_view group, std::string_view resource, std::string_view verb);
 
-// One field error (field.Error): rendered "<field>: <Type>: <value>: <detail>".
-struct FieldError {
-  enum class Type { kRequired, kInvalid, kNotSupported, kForbidden, kTooLong, kDuplicate, kNotFound };
-  Type type = Type::kInvalid;
-  std::string field;  // "metadata.name"
-  std::string value;  // rendered already (Go-quoted for strings); empty when not shown
-  std::string detail;
-};
-using FieldErrors = std::vector<FieldError>;
+// One field error (field.Error, util/field_error.h): rendered "<field>: <Type>: <value>: <detail>".
+using FieldError = kube::FieldError;
+using FieldErrors = kube::FieldErrors;
 
 // 422 Invalid: "<Kind.group> "<name>" is invalid: <errors>" with causes.
 Status InvalidError(std::string_view group, std::string_view kind, std::string_view name,
                     const FieldErrors& errors);
 // Go %q quoting of a string (for field error values).
-std::string GoQuote(std::string_view s);
+using kube::GoQuote;
 
 // Re-labels a storage-layer error for the object it concerns (storage messages name keys).
 Status FromStorage(const Status& s, std::string_view group, std::string_view resource,
