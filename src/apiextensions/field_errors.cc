@@ -4,33 +4,7 @@
 
 namespace kube::apiextensions {
 
-namespace {
-
-std::string_view TypeString(FieldError::Type t) {
-  switch (t) {
-    case FieldError::Type::kRequired: return "Required value";
-    case FieldError::Type::kInvalid: return "Invalid value";
-    case FieldError::Type::kNotSupported: return "Unsupported value";
-    case FieldError::Type::kForbidden: return "Forbidden";
-    case FieldError::Type::kTooLong: return "Too long";
-    case FieldError::Type::kTooMany: return "Too many";
-    case FieldError::Type::kDuplicate: return "Duplicate value";
-    case FieldError::Type::kNotFound: return "Not found";
-  }
-  return "Invalid value";
-}
-
-}  // namespace
-
-std::string FormatFieldError(const FieldError& e) {
-  std::string out = e.field + ": " + std::string(TypeString(e.type));
-  const bool shows_value = e.type != FieldError::Type::kRequired &&
-                           e.type != FieldError::Type::kForbidden &&
-                           e.type != FieldError::Type::kTooLong;
-  if (shows_value && !e.value.empty()) out += ": " + e.value;
-  if (!e.detail.empty()) out += ": " + e.detail;
-  return out;
-}
+std::string FormatFieldError(const FieldError& e) { return e.field + ": " + e.Body(); }
 
 FieldPath FieldPath::Child(std::string_view name) const {
   return FieldPath(path_.empty() ? std::string(name) : path_ + "." + std::string(name));

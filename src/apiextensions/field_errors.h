@@ -1,13 +1,13 @@
 // Field errors (k8s.io/apimachinery field.Error) as the CRD validation reports them, and the
 // field.Path rendering kube uses for their `field`.
 //
-// The struct mirrors registry::FieldError field for field (type, field, value rendered already,
-// detail) so that it can become an alias of the shared field error type once that lives in
-// util; this layer must not depend on the registry. `value` is empty when the error shows no
-// value (Required, Forbidden, TooLong always omit it, as field.Error.ErrorBody does).
+// The error type is the shared one (util/field_error.h); `value` is empty when the error shows
+// no value (Required, Forbidden, TooLong always omit it, as field.Error.ErrorBody does).
 //
 // Thread-safety: value types and pure functions.
 #pragma once
+
+#include "util/field_error.h"
 
 #include <string>
 #include <string_view>
@@ -15,23 +15,9 @@
 
 namespace kube::apiextensions {
 
-struct FieldError {
-  enum class Type {
-    kRequired,
-    kInvalid,
-    kNotSupported,
-    kForbidden,
-    kTooLong,
-    kTooMany,
-    kDuplicate,
-    kNotFound,
-  };
-  Type type = Type::kInvalid;
-  std::string field;   // "spec.versions[0].name"
-  std::string value;   // rendered as kube renders BadValue ("\"v1\"", "true", "[\"a\"]")
-  std::string detail;
-};
-using FieldErrors = std::vector<FieldError>;
+// The shared field error type (util/field_error.h).
+using FieldError = kube::FieldError;
+using FieldErrors = kube::FieldErrors;
 
 // "<field>: <Type string>[: <value>][: <detail>]", i.e. field.Error.Error().
 std::string FormatFieldError(const FieldError& e);

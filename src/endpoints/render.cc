@@ -24,11 +24,11 @@ Status CheckIncludeObject(std::string_view include_object) {
 }
 
 json Table(const registry::Store& store, const std::vector<const json*>& objects, const std::string& rv,
-           std::string_view include_object, const std::string& table_version) {
+           std::string_view include_object, const std::string& table_version, std::string_view subresource = "") {
   const auto& info = store.info();
   const std::string_view include = include_object.empty() ? "Metadata" : include_object;
   const auto now = std::chrono::system_clock::now();
-  const printers::TablePrinter* printer = store.strategy() ? store.strategy()->Printer() : nullptr;
+  const printers::TablePrinter* printer = store.strategy() ? store.strategy()->Printer(subresource) : nullptr;
   json table = printer != nullptr ? printers::BuildTable(*printer, objects, rv, include, now)
                                   : printers::BuildTable(info.group, info.resource, objects, rv, include, now);
   table["apiVersion"] = "meta.k8s.io/" + table_version;
@@ -87,6 +87,14 @@ Result<json> RenderObject(const registry::Store& store, const storage::ObjectPtr
     default:
       return *obj;
   }
+}
+
+Result<json> RenderScale(const registry::Store& store, const json& scale, const Representation& rep,
+                         std::string_view include_object) {
+  if (rep.as != Representation::As::kTable) return scale;
+  KUBE_RETURN_IF_ERROR(CheckIncludeObject(include_object));
+  const std::string rv = scale["metadata"].value("resourceVersion", "");
+  return Table(store, {&scale}, rv, include_object, rep.version, "scale");
 }
 
 }  // namespace kube::endpoints

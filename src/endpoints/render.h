@@ -25,4 +25,9 @@ Result<nlohmann::json> RenderObject(const registry::Store& store, const storage:
                                     const Representation& rep, std::string_view include_object,
                                     bool with_column_definitions = true);
 
+// The Scale subresource's answer: the autoscaling/v1 Scale, or its Table (a custom resource's
+// scale columns, NAME and AGE otherwise).
+Result<nlohmann::json> RenderScale(const registry::Store& store, const nlohmann::json& scale,
+                                   const Representation& rep, std::string_view include_object);
+
 }  // namespace kube::endpoints

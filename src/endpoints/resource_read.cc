@@ -104,7 +104,12 @@ HttpResponse ApiServer::Get(RequestScope& scope) {
   auto obj = scope.store->Get(info.namespace_, info.name,
                               storage::GetOptions{.resource_version = scope.query.Get("resourceVersion")});
   if (!obj.ok()) return ErrorResponse(obj.status());
-  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj, ScalePathsOf(*scope.store)));
+  if (info.subresource == "scale") {
+    auto scale = RenderScale(*scope.store, ScaleOf(**obj, ScalePathsOf(*scope.store)), scope.representation,
+                             scope.query.Get("includeObject"));
+    if (!scale.ok()) return ErrorResponse(scale.status());
+    return Respond(scope, 200, *scale);
+  }
   auto rendered = RenderObject(*scope.store, *obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, 200, *rendered);

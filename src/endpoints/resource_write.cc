@@ -39,12 +39,20 @@ protobuf::KindDefaults ExpectedKind(const RequestScope& scope) {
 Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat,
                       const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
-  const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
-  std::vector<std::string> unknown = PruneUnknownFields(schema, obj);
-  // Typed decoding fails on a value of the wrong type whatever fieldValidation says.
-  if (std::string mismatch = TypeMismatch(schema, *obj); !mismatch.empty()) {
-    return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
-                              info.kind + ": " + mismatch);
+  const registry::Strategy* strategy = scope.store->strategy();
+  std::optional<std::vector<std::string>> decoded = strategy ? strategy->DecodeBody(obj) : std::nullopt;
+  std::vector<std::string> unknown;
+  if (decoded) {
+    // Decoded by the kind's schema (custom resources): wrong types are its validation's 422s.
+    unknown = std::move(*decoded);
+  } else {
+    const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
+    unknown = PruneUnknownFields(schema, obj);
+    // Typed decoding fails on a value of the wrong type whatever fieldValidation says.
+    if (std::string mismatch = TypeMismatch(schema, *obj); !mismatch.empty()) {
+      return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
+                                info.kind + ": " + mismatch);
+    }
   }
   std::vector<std::string> problems = duplicates;
   for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
@@ -60,8 +68,10 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
 }
 
 HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
-  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj, ScalePathsOf(*scope.store)));
-  auto rendered = RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
+  auto rendered = scope.info.subresource == "scale"
+                      ? RenderScale(*scope.store, ScaleOf(*obj, ScalePathsOf(*scope.store)), scope.representation,
+                                    scope.query.Get("includeObject"))
+                      : RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, code, *rendered);
 }

@@ -146,9 +146,12 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
   }
   auto compute = [&](const Object& current) -> Result<Object> {
     if (current.empty()) return NotFoundError(info_.group, info_.resource, name);
-    auto next = transform(*AsServed(std::make_shared<Object>(current)));
+    // The object as this version serves it (a custom resource defaulted by its current schema):
+    // what the client changed is measured against that, not against the stored bytes.
+    const ObjectPtr served = AsServed(std::make_shared<Object>(current));
+    auto next = transform(*served);
     if (!next.ok()) return next.status();
-    return PrepareForUpdate(subresource, current, std::move(*next));
+    return PrepareForUpdate(subresource, *served, std::move(*next));
   };
   if (options.dry_run) {
     auto current = storage_->Get(key, storage::GetOptions{});

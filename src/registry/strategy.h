@@ -9,6 +9,7 @@
 // Thread-safety: implementations must be immutable after construction (shared between threads).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,12 +59,18 @@ class Strategy {
   // the served version's schema). Returns `obj` itself when nothing changes; never mutates it.
   virtual storage::ObjectPtr Decorate(storage::ObjectPtr obj) const { return obj; }
 
+  // How a request body is decoded into this kind, for kinds not decoded by the built-in
+  // catalogue's typed rules (custom resources: pruning of unknown fields against the schema,
+  // then defaulting, as kube's unstructured decoder does). Returns the paths of the fields it
+  // dropped for fieldValidation, or nullopt when the built-in decoding applies.
+  virtual std::optional<std::vector<std::string>> DecodeBody(storage::Object* obj) const { return std::nullopt; }
+
   // The scale subresource's paths, or nullptr for the built-in workload layout.
   virtual const ScalePaths* Scale() const { return nullptr; }
 
-  // Server-side printing for a kind without a built-in printer (a CRD's printer columns), or
-  // nullptr for the built-in printers.
-  virtual const printers::TablePrinter* Printer() const { return nullptr; }
+  // Server-side printing for a kind without a built-in printer (a CRD's printer columns; for
+  // `subresource` "scale" the Scale's columns), or nullptr for the built-in printers.
+  virtual const printers::TablePrinter* Printer(std::string_view subresource = "") const { return nullptr; }
 };
 
 }  // namespace kube::registry

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "endpoints/api_server.h"
+#include "apiextensions/crd_controller.h"
+#include "apiextensions/crd_strategy.h"
 #include "registry/api_registry.h"
 #include "server/flags.h"
 #include "server/http_server.h"
@@ -35,6 +37,8 @@ int Run(int argc, char** argv) {
 
   registry::RegistryOptions registry_options;
   registry_options.kv.data_dir = options.data_dir;
+  registry_options.strategies["apiextensions.k8s.io/customresourcedefinitions"] =
+      std::make_shared<apiextensions::CrdStrategy>();
   auto registry = registry::ApiRegistry::Open(registry_options, catalogue::Catalogue::BuiltIn());
   if (!registry.ok()) {
     std::fprintf(stderr, "kube-apiserver-lite: %s\n", registry.status().ToString().c_str());
@@ -42,6 +46,13 @@ int Run(int argc, char** argv) {
   }
   endpoints::ApiServerOptions api_options;
   auto api = std::make_shared<endpoints::ApiServer>(registry->get(), api_options);
+  // After the API server, which follows what the controller serves: stored CRDs are served
+  // again before the server reports ready.
+  apiextensions::CrdController crds(registry->get());
+  if (auto s = crds.Start(); !s.ok()) {
+    std::fprintf(stderr, "kube-apiserver-lite: %s\n", s.ToString().c_str());
+    return 1;
+  }
   server::HttpServer http(options, [api](const endpoints::HttpRequest& r) { return api->Handle(r); });
   auto port = http.Start();
   if (!port.ok()) {

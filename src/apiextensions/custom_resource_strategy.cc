@@ -1,0 +1,56 @@
+#include "apiextensions/custom_resource_strategy.h"
+
+#include <nlohmann/json.hpp>
+
+#include "catalogue/catalogue.h"
+#include "schema/defaulting.h"
+#include "schema/prune.h"
+#include "schema/validation.h"
+
+namespace kube::apiextensions {
+
+CustomResourceStrategy::CustomResourceStrategy(CustomResourceVersionSpec spec) : spec_(std::move(spec)) {}
+
+schema::PruneOptions PruneOptionsFor() {
+  // Custom resources' metadata is pruned to ObjectMeta, as kube decodes it into the typed struct.
+  static const schema::Schema* object_meta =
+      catalogue::Catalogue::BuiltIn().Definition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  return schema::PruneOptions{.resource_root = true, .object_meta = object_meta};
+}
+
+Status CustomResourceStrategy::AdmitCreate() const {
+  if (!spec_.terminating) return Status::OK();
+  return Status(StatusCode::kMethodNotAllowed, "create not allowed while custom resource definition is terminating");
+}
+
+registry::FieldErrors CustomResourceStrategy::Validate(const storage::Object& obj) const {
+  if (root() == nullptr) return {};
+  return schema::Validate(*root(), obj);
+}
+
+registry::FieldErrors CustomResourceStrategy::ValidateUpdate(std::string_view subresource, const storage::Object& obj,
+                                                             const storage::Object& old) const {
+  if (root() == nullptr) return {};
+  // Ratcheting: values an update leaves as they were are not refused again.
+  return schema::Validate(*root(), obj, schema::ValidateOptions{.old = &old});
+}
+
+std::optional<std::vector<std::string>> CustomResourceStrategy::DecodeBody(storage::Object* obj) const {
+  if (root() == nullptr) return std::vector<std::string>{};
+  std::vector<std::string> pruned = schema::Prune(root(), obj, PruneOptionsFor());
+  schema::Default(root(), obj);
+  return pruned;
+}
+
+storage::ObjectPtr CustomResourceStrategy::Decorate(storage::ObjectPtr obj) const {
+  if (root() == nullptr || !obj) return obj;
+  // kube prunes and defaults what it reads from storage too, so objects written before a schema
+  // change read as the current schema says. Most reads change nothing: copy only then.
+  storage::Object copy = *obj;
+  schema::Prune(root(), &copy, PruneOptionsFor());
+  schema::Default(root(), &copy);
+  if (copy == *obj) return obj;
+  return std::make_shared<const storage::Object>(std::move(copy));
+}
+
+}  // namespace kube::apiextensions

@@ -1,0 +1,57 @@
+// The registry strategy of one served version of a custom resource (kube's customresource
+// strategy): pruning and defaulting of objects read from storage against the version's structural
+// schema, schema validation of writes (422 with kube's causes and field paths), creates refused
+// while the CRD terminates, and the scale subresource's paths.
+//
+// Thread-safety: immutable after construction; shared by every request of the version.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "printers/custom_resource_table.h"
+#include "registry/strategy.h"
+#include "schema/graph.h"
+#include "schema/prune.h"
+
+namespace kube::apiextensions {
+
+struct CustomResourceVersionSpec {
+  std::string group;
+  std::string version;
+  std::string kind;
+  std::shared_ptr<const schema::SchemaGraph> schema;  // the version's openAPIV3Schema
+  // Set when the version has the scale subresource.
+  std::optional<registry::ScalePaths> scale;
+  bool terminating = false;  // the CRD is being deleted: no creates
+  // The version's printer columns, and those of its scale subresource.
+  std::shared_ptr<const printers::CustomResourceTable> table;
+  std::shared_ptr<const printers::CustomResourceTable> scale_table;
+};
+
+// How custom resources are pruned: as a resource root, metadata to ObjectMeta's fields.
+schema::PruneOptions PruneOptionsFor();
+
+class CustomResourceStrategy final : public registry::Strategy {
+ public:
+  explicit CustomResourceStrategy(CustomResourceVersionSpec spec);
+
+  Status AdmitCreate() const override;
+  registry::FieldErrors Validate(const storage::Object& obj) const override;
+  registry::FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
+                                       const storage::Object& old) const override;
+  storage::ObjectPtr Decorate(storage::ObjectPtr obj) const override;
+  std::optional<std::vector<std::string>> DecodeBody(storage::Object* obj) const override;
+  const registry::ScalePaths* Scale() const override { return spec_.scale ? &*spec_.scale : nullptr; }
+  const printers::TablePrinter* Printer(std::string_view subresource) const override {
+    return subresource == "scale" ? spec_.scale_table.get() : spec_.table.get();
+  }
+
+  const schema::Schema* root() const { return spec_.schema ? spec_.schema->Root() : nullptr; }
+
+ private:
+  CustomResourceVersionSpec spec_;
+};
+
+}  // namespace kube::apiextensions
