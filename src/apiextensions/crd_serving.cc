@@ -86,6 +86,11 @@ Result<registry::CustomResourceSet> ServingFor(const json& crd, bool terminating
     const json& subresources = Member(v, "subresources");
     CustomResourceVersionSpec strategy_spec{.group = group, .version = version, .kind = kind, .terminating = terminating};
     const bool has_status = Member(subresources, "status").is_object();
+    if (Member(v, "deprecated").is_boolean() && Member(v, "deprecated").get<bool>()) {
+      const json& warning = Member(v, "deprecationWarning");
+      strategy_spec.warning = warning.is_string() ? warning.get<std::string>()
+                                                  : group + "/" + version + " " + kind + " is deprecated";
+    }
     if (Member(subresources, "scale").is_object()) {
       const json& scale = subresources["scale"];
       strategy_spec.scale = registry::ScalePaths{.spec_replicas = StringAt(scale, "specReplicasPath"),

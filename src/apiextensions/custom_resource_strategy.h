@@ -25,6 +25,9 @@ struct CustomResourceVersionSpec {
   // Set when the version has the scale subresource.
   std::optional<registry::ScalePaths> scale;
   bool terminating = false;  // the CRD is being deleted: no creates
+  // Set for a deprecated version: its deprecationWarning, or kube's default
+  // "<group>/<version> <Kind> is deprecated".
+  std::string warning;
   // The version's printer columns, and those of its scale subresource.
   std::shared_ptr<const printers::CustomResourceTable> table;
   std::shared_ptr<const printers::CustomResourceTable> scale_table;
@@ -43,6 +46,7 @@ class CustomResourceStrategy final : public registry::Strategy {
                                        const storage::Object& old) const override;
   storage::ObjectPtr Decorate(storage::ObjectPtr obj) const override;
   std::optional<std::vector<std::string>> DecodeBody(storage::Object* obj) const override;
+  std::string_view Warning() const override { return spec_.warning; }
   const registry::ScalePaths* Scale() const override { return spec_.scale ? &*spec_.scale : nullptr; }
   const printers::TablePrinter* Printer(std::string_view subresource) const override {
     return subresource == "scale" ? spec_.scale_table.get() : spec_.table.get();

@@ -238,6 +238,9 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
                        /*allow_protobuf=*/!store->rules().custom_resource);
   if (!rep.ok()) return ErrorResponse(rep.status());
   RequestScope scope{request, info, query, store, *rep, query.Bool("pretty"), {}};
+  if (store->strategy() && !store->strategy()->Warning().empty()) {
+    scope.warnings.emplace_back(store->strategy()->Warning());
+  }
   const std::string& verb = info.verb;
   HttpResponse response;
   if (verb == "get") {

@@ -146,7 +146,8 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   const auto* schema = scale ? registry_->catalogue().KindSchema("autoscaling", "v1", "Scale")
                              : registry_->catalogue().KindSchema(info.group, info.version, info.kind);
   const std::string& patch_body = scope.request.body;
-  Status field_status;
+  // Field warnings are per attempt (a conflict retries the transform); the rest stay.
+  const size_t request_warnings = scope.warnings.size();
   auto transform = [&](const json& current) -> Result<json> {
     // A scale patch applies to the Scale view, then lands in spec.replicas.
     const json target = scale ? ScaleOf(current, ScalePathsOf(*scope.store)) : current;
@@ -155,9 +156,8 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
     if (!patched.ok()) return patched.status();
     if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
-    RequestScope& s = scope;
-    s.warnings.clear();
-    Status fs = ValidateFields(s, *params, &*patched, registry_->catalogue());
+    scope.warnings.resize(request_warnings);
+    Status fs = ValidateFields(scope, *params, &*patched, registry_->catalogue());
     if (!fs.ok()) return fs;
     return patched;
   };

@@ -65,6 +65,10 @@ class Strategy {
   // dropped for fieldValidation, or nullopt when the built-in decoding applies.
   virtual std::optional<std::vector<std::string>> DecodeBody(storage::Object* obj) const { return std::nullopt; }
 
+  // A warning every request to this resource version gets (a deprecated CRD version's
+  // deprecationWarning), or empty.
+  virtual std::string_view Warning() const { return {}; }
+
   // The scale subresource's paths, or nullptr for the built-in workload layout.
   virtual const ScalePaths* Scale() const { return nullptr; }
 
