@@ -290,3 +290,42 @@ TEST_CASE("a kubebuilder-shaped custom resource goes through prune, default and 
 
 }  // namespace
 }  // namespace kube::schema
+
+namespace kube::schema {
+namespace {
+
+TEST_CASE("prune, default and validate take values of any shape without throwing") {
+  auto g = Crd(R"({"type":"object","properties":{"spec":{"type":"object","required":["a"],"properties":{
+    "a":{"type":"string","pattern":"^x","minLength":1,"maxLength":3,"format":"uri","enum":["x"]},
+    "n":{"type":"integer","format":"int32","minimum":0,"maximum":5,"multipleOf":2,"default":2},
+    "f":{"type":"number","format":"float","minimum":0.5,"exclusiveMaximum":true,"maximum":1e300},
+    "l":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"x-kubernetes-list-type":"map",
+         "x-kubernetes-list-map-keys":["k"],"items":{"type":"object","properties":{"k":{"type":"string"}}}},
+    "m":{"type":"object","minProperties":1,"maxProperties":1,"additionalProperties":{"type":"boolean","nullable":true}},
+    "p":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"not":{"enum":[0]}},
+    "e":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true,
+         "oneOf":[{"required":["kind"]},{"required":["apiVersion"]}]}}}}})");
+  const json odd[] = {nullptr, true, -1, 18446744073709551615ULL, -9223372036854775807LL - 1, 1e308, -0.0, 0.5,
+                      "", "\xff\xfe", json::array(), json::array({nullptr, json::array({json::array()})}),
+                      json::object(), json{{"k", nullptr}}, json{{"", json{{"", 1}}}}};
+  auto meta = testing::ObjectMeta();
+  for (const auto& v : odd) {
+    for (const char* field : {"a", "n", "f", "l", "m", "p", "e", "unknown"}) {
+      json obj = {{"spec", {{field, v}}}, {"metadata", v}, {"kind", v}};
+      json old = {{"spec", {{field, v}, {"l", json::array({v, v})}}}};
+      PruneOptions options;
+      options.resource_root = true;
+      options.object_meta = meta->Root();
+      CHECK_NOTHROW(Prune(g->Root(), &obj, options));
+      CHECK_NOTHROW(Default(g->Root(), &obj));
+      ValidateOptions update;
+      update.old = &old;
+      CHECK_NOTHROW(Validate(*g->Root(), obj));
+      CHECK_NOTHROW(Validate(*g->Root(), obj, update));
+      CHECK_NOTHROW(Validate(*g->Root(), v));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kube::schema
