@@ -300,7 +300,9 @@ class Validator {
     if (!n.vv->pattern.empty()) {
       if (!n.vv->compiled_pattern) {
         return Failed(Make(Code::kOther, path,
-                           path + " in body should match '" + n.vv->pattern + ", but pattern is invalid'", data));
+                           path + " in body should match '" + n.vv->pattern + ", but pattern is invalid: " +
+                               n.vv->pattern_error + "'",
+                           data));
       }
       if (!RE2::PartialMatch(s, *n.vv->compiled_pattern)) {
         return Failed(Make(Code::kOther, path, path + " in body should match '" + n.vv->pattern + "'", data));

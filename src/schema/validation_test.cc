@@ -64,7 +64,12 @@ TEST_CASE("validate: strings") {
   CHECK(Check(R"({"type":"string","minLength":2})", "a") == Lines{R"(spec.x: Invalid value: "a": spec.x in body should be at least 2 chars long)"});
   // Only the first failing string check is reported.
   CHECK(Check(R"({"type":"string","minLength":5,"pattern":"^z"})", "a").size() == 1);
-  CHECK(Check(R"({"type":"string","pattern":"(["})", "a") == Lines{R"(spec.x: Invalid value: "a": spec.x in body should match '([, but pattern is invalid')"});
+  CHECK(Check(R"({"type":"string","pattern":"+"})", "foo") ==
+        Lines{"spec.x: Invalid value: \"foo\": spec.x in body should match '+, but pattern is invalid: error parsing "
+              "regexp: missing argument to repetition operator: `+`'"});
+  CHECK(Check(R"({"type":"string","pattern":"(a"})", "foo") ==
+        Lines{"spec.x: Invalid value: \"foo\": spec.x in body should match '(a, but pattern is invalid: error parsing "
+              "regexp: missing closing ): `(a`'"});
 }
 
 TEST_CASE("validate: numbers") {
@@ -325,6 +330,74 @@ TEST_CASE("prune, default and validate take values of any shape without throwing
       CHECK_NOTHROW(Validate(*g->Root(), v));
     }
   }
+}
+
+}  // namespace
+}  // namespace kube::schema
+
+#include <algorithm>
+
+namespace kube::schema {
+namespace {
+
+// kube compares these as sets; so do we.
+Lines Sorted(Lines l) {
+  std::sort(l.begin(), l.end());
+  return l;
+}
+
+TEST_CASE("validate: apiextensions' own cases (pkg/apiserver/validation)") {
+  auto g = Crd(R"({"type":"object","properties":{"field":{"nullable":true,"x-kubernetes-int-or-string":true,
+    "allOf":[{"anyOf":[{"type":"integer"},{"type":"string"}]}]}}})");
+  for (const json& ok : {json::object(), json{{"field", nullptr}}, json{{"field", 42}}, json{{"field", "foo"}}}) {
+    CHECK(Validate(*g->Root(), ok).empty());
+  }
+  auto errors = [&](const json& v) { return Sorted(Rendered(Validate(*g->Root(), json{{"field", v}}))); };
+  CHECK(errors(true) == Sorted({R"(<nil>: Invalid value: "": "field" must validate all the schemas (allOf). None validated)",
+                                R"(<nil>: Invalid value: "": "field" must validate at least one schema (anyOf))",
+                                R"(field: Invalid value: "boolean": field in body must be of type integer,string: "boolean")",
+                                R"(field: Invalid value: "boolean": field in body must be of type integer: "boolean")"}));
+  CHECK(errors(1.2) == Sorted({R"(<nil>: Invalid value: "": "field" must validate all the schemas (allOf). None validated)",
+                               R"(<nil>: Invalid value: "": "field" must validate at least one schema (anyOf))",
+                               R"(field: Invalid value: "number": field in body must be of type integer,string: "number")",
+                               R"(field: Invalid value: "number": field in body must be of type integer: "number")",
+                               R"(<nil>: Invalid value: "": Checked value must be of type integer (default format) in field)"}));
+  CHECK(errors(json::array()) == Sorted({R"(<nil>: Invalid value: "": "field" must validate all the schemas (allOf). None validated)",
+                                         R"(<nil>: Invalid value: "": "field" must validate at least one schema (anyOf))",
+                                         R"(field: Invalid value: "array": field in body must be of type integer,string: "array")",
+                                         R"(field: Invalid value: "array": field in body must be of type integer: "array")"}));
+
+  auto required = Crd(R"({"type":"object","required":["field"],"properties":{"field":{"type":"object",
+    "required":["nested"],"properties":{"nested":{}}}}})");
+  CHECK(Rendered(Validate(*required->Root(), json{{"test", "a"}})) == Lines{"field: Required value"});
+  CHECK(Rendered(Validate(*required->Root(), json{{"field", json::object()}})) == Lines{"field.nested: Required value"});
+
+  auto enums = Crd(R"({"type":"object","properties":{"field":{"type":"object","required":["nestedint","nestedstring"],
+    "properties":{"nestedint":{"type":"integer","enum":[1,2]},"nestedstring":{"type":"string","enum":["a","b"]}}}}})");
+  CHECK(Sorted(Rendered(Validate(*enums->Root(), json::parse(R"({"field":{"nestedint":"x","nestedstring":true}})")))) ==
+        Sorted({R"(field.nestedint: Invalid value: "string": field.nestedint in body must be of type integer: "string")",
+                R"(field.nestedint: Unsupported value: "x": supported values: "1", "2")",
+                R"(field.nestedstring: Invalid value: "boolean": field.nestedstring in body must be of type string: "boolean")",
+                R"(field.nestedstring: Unsupported value: true: supported values: "a", "b")"}));
+
+  auto numbers = Crd(R"({"type":"object","properties":{"intThirtyTwo":{"type":"integer","format":"int32"},
+    "intSixtyFour":{"type":"integer","format":"int64"},"floatThreeTwo":{"type":"number","format":"float"},
+    "floatSixFour":{"type":"number","format":"double"}}})");
+  CHECK(Validate(*numbers->Root(), json{{"intThirtyTwo", -2147483648LL}, {"intSixtyFour", INT64_MIN},
+                                        {"floatThreeTwo", -3.4028234663852886e38}, {"floatSixFour", -1.7976931348623157e308}})
+            .empty());
+  CHECK(Rendered(Validate(*numbers->Root(), json{{"intThirtyTwo", 2147483648LL}})) ==
+        Lines{R"(<nil>: Invalid value: "": Checked value must be of type integer with format int32 in intThirtyTwo)"});
+  CHECK(Sorted(Rendered(Validate(*numbers->Root(), json{{"intSixtyFour", 9223372036854775807.0 * 1.1}}))) ==
+        Sorted({R"(intSixtyFour: Invalid value: "float64": intSixtyFour in body must be of type int64: "float64")",
+                R"(<nil>: Invalid value: "": Checked value must be of type integer with format int64 in intSixtyFour)"}));
+  CHECK(Rendered(Validate(*numbers->Root(), json{{"floatThreeTwo", 3.4028234663852886e38 * 1.1}})) ==
+        Lines{R"(<nil>: Invalid value: "": Checked value must be of type number with format float in floatThreeTwo)"});
+  auto names = Crd(R"({"type":"object","properties":{"l":{"type":"string","format":"k8s-long-name"},
+    "s":{"type":"string","format":"k8s-short-name"}}})");
+  CHECK(Rendered(Validate(*names->Root(), json{{"l", "a.-"}, {"s", "a-"}})) ==
+        Lines{R"(l: Invalid value: "a.-": l in body must be of type k8s-long-name: "a.-")",
+              R"(s: Invalid value: "a-": s in body must be of type k8s-short-name: "a-")"});
 }
 
 }  // namespace
