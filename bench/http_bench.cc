@@ -5,7 +5,9 @@
 //   2. POST ConfigMap from 16 threads: req/s, p50/p99 latency;
 //   3. GET ConfigMap from 16 threads: req/s, p50/p99 latency;
 //   4. LIST of 10,000 ConfigMaps, consistent (rv "") and from the watch cache (rv=0): p50/p99;
-//   5. watch fan-out: 1000 HTTP watches, 100 creates 10 ms apart, delivery latency p50/p99 from
+//   5. LIST of 10 Secrets right after a ConfigMap write, consistent (rv "") and rv=0: p50/p99 —
+//      the consistent read must learn that the Secret cache is current without waiting;
+//   6. watch fan-out: 1000 HTTP watches, 100 creates 10 ms apart, delivery latency p50/p99 from
 //      the start of each create to its arrival at each watcher, and deliveries vs expected.
 //
 // Every measurement checks its results (status codes, names, item counts, every watcher receiving
@@ -48,6 +50,8 @@ constexpr size_t kCreates = 8'000;
 constexpr size_t kGets = 20'000;
 constexpr size_t kListObjects = 10'000;
 constexpr int kListRuns = 10;          // per LIST variant
+constexpr int kFreshSecrets = 10;
+constexpr int kFreshRuns = 100;        // write-then-LIST samples per variant
 constexpr int kWatchers = 1'000;
 constexpr int kWatchWrites = 100;
 constexpr auto kWatchSpacing = 10ms;
@@ -59,6 +63,7 @@ constexpr int kConnectWindow = 4;
 constexpr auto kStopTimeout = 20s;
 
 const std::string kConfigMaps = "/api/v1/namespaces/default/configmaps";
+const std::string kFreshNs = "bench-fresh";
 const std::string kWatchNs = "bench-watch";
 const std::string kWatchConfigMaps = "/api/v1/namespaces/" + kWatchNs + "/configmaps";
 
@@ -213,29 +218,78 @@ void RssRow(Table* table, const std::string& label, const ServerProcess& server)
 
 // --- 4. LIST
 
+// One LIST: GET `path`, timed into *us. The body when it is a 200 JSON list with an items array,
+// else a discarded value with *failure saying what came instead.
+json TimedList(httplib::Client* client, const std::string& path, std::vector<double>* us,
+               std::string* failure) {
+  const auto start = Clock::now();
+  httplib::Result r = client->Get(path);
+  us->push_back(MicrosBetween(start, Clock::now()));
+  const json list = ParseBody(r, 200);
+  if (!list.is_discarded() && list.contains("items") && list["items"].is_array()) return list;
+  *failure = "no JSON list: " + Describe(r) + "; ";
+  return json(json::value_t::discarded);
+}
+
 void ListRows(Table* table, httplib::Client* client, const std::string& label,
               const std::string& query) {
   std::vector<double> us;
   bool ok = true;
   for (int run = 0; run < kListRuns && ok; ++run) {
-    const auto start = Clock::now();
-    httplib::Result r = client->Get(kConfigMaps + query);
-    us.push_back(MicrosBetween(start, Clock::now()));
-    const json list = ParseBody(r, 200);
-    const bool is_list = !list.is_discarded() && list.contains("items") && list["items"].is_array();
-    const size_t items = is_list ? list["items"].size() : 0;
+    std::string failure;
+    const json list = TimedList(client, kConfigMaps + query, &us, &failure);
+    const size_t items = list.is_discarded() ? 0 : list["items"].size();
     size_t ours = 0;
     for (size_t k = 0; k < items; ++k) ours += ObjectName(list["items"][k]).starts_with("cm-") ? 1 : 0;
-    ok = Expect(is_list && items == kListObjects && ours == kListObjects && !ResourceVersion(list).empty(),
-                label + ": " + (is_list ? "" : "no JSON list: " + Describe(r) + "; ") +
-                    std::to_string(items) + " items (" + std::to_string(ours) + " ours), want " +
-                    std::to_string(kListObjects));
+    ok = Expect(failure.empty() && items == kListObjects && ours == kListObjects &&
+                    !ResourceVersion(list).empty(),
+                label + ": " + failure + std::to_string(items) + " items (" + std::to_string(ours) +
+                    " ours), want " + std::to_string(kListObjects));
   }
   table->Info(label + " p50", Percentile(us, 0.5) / 1e3, "ms", "", ok);
   table->Info(label + " p99", Percentile(us, 0.99) / 1e3, "ms", "", ok);
 }
 
-// --- 5. watch fan-out
+// --- 5. LIST right after a write to another resource
+
+// Creates namespace `ns`; false after a failed check.
+bool CreateNamespace(httplib::Client* client, const std::string& ns) {
+  httplib::Result r = client->Post(
+      "/api/v1/namespaces",
+      json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}.dump(),
+      "application/json");
+  return Expect(CheckObject(r, 201, ns).empty(), "create namespace " + ns + ": " + Describe(r));
+}
+
+// kFreshSecrets Secrets in kFreshNs, then kFreshRuns times: POST a ConfigMap there (untimed) and
+// time one LIST of the Secrets with `query`; a consistent LIST must be at least at the
+// ConfigMap's resourceVersion.
+void FreshListRows(Table* table, httplib::Client* client, const std::string& label,
+                   const std::string& query, bool consistent) {
+  const std::string secrets = "/api/v1/namespaces/" + kFreshNs + "/secrets";
+  const std::string configmaps = "/api/v1/namespaces/" + kFreshNs + "/configmaps";
+  std::vector<double> us;
+  bool ok = true;
+  for (int run = 0; run < kFreshRuns && ok; ++run) {
+    const std::string name = (consistent ? "fresh-c-" : "fresh-0-") + std::to_string(run);
+    const json cm = ParseBody(client->Post(configmaps, ConfigMapJson(name, 0), "application/json"), 201);
+    const std::string written_rv = ResourceVersion(cm);
+    ok = Expect(ObjectName(cm) == name && !written_rv.empty(), label + ": POST ConfigMap failed");
+    if (!ok) break;
+    std::string failure;
+    const json list = TimedList(client, secrets + query, &us, &failure);
+    const size_t items = list.is_discarded() ? 0 : list["items"].size();
+    const std::string rv = list.is_discarded() ? "" : ResourceVersion(list);
+    const bool fresh = !consistent || (!rv.empty() && std::stoull(rv) >= std::stoull(written_rv));
+    ok = Expect(failure.empty() && items == kFreshSecrets && fresh,
+                label + ": " + failure + std::to_string(items) + " items at rv " + rv + ", want " +
+                    std::to_string(kFreshSecrets) + (consistent ? " at rv >= " + written_rv : ""));
+  }
+  table->Info(label + " p50", Percentile(us, 0.5), "us", "", ok);
+  table->Info(label + " p99", Percentile(us, 0.99), "us", "", ok);
+}
+
+// --- 6. watch fan-out
 
 int64_t Nanos(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
@@ -286,11 +340,7 @@ struct Watcher {
 void WatchFanout(Table* table, ServerProcess* server) {
   const Endpoint ep{server->host(), server->port()};
   auto client = MakeClient(ep);
-  httplib::Result ns = client->Post(
-      "/api/v1/namespaces",
-      json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kWatchNs}}}}.dump(),
-      "application/json");
-  bool ok = Expect(CheckObject(ns, 201, kWatchNs).empty(), "create namespace: " + Describe(ns));
+  bool ok = CreateNamespace(client.get(), kWatchNs);
   httplib::Result list = client->Get(kWatchConfigMaps);
   const std::string rv = ResourceVersion(ParseBody(list, 200));
   ok = Expect(!rv.empty(), "list " + kWatchConfigMaps + " for its resourceVersion: " + Describe(list)) && ok;
@@ -484,8 +534,28 @@ int main(int argc, char** argv) {
     if (ok) ListRows(&table, client.get(), "LIST rv=0 (watch cache)", "?resourceVersion=0");
   }
 
-  // 5. Watch fan-out; stops the server.
-  table.Section("5. watch fan-out: " + std::to_string(kWatchers) + " HTTP watches, " +
+  // 5. LIST of one resource right after a write to another.
+  table.Section("5. LIST " + std::to_string(kFreshSecrets) + " Secrets right after a ConfigMap POST (" +
+                std::to_string(kFreshRuns) + " runs each, one client, idle server)");
+  {
+    auto client = MakeClient(ep);
+    bool ok = CreateNamespace(client.get(), kFreshNs);
+    for (int i = 0; i < kFreshSecrets && ok; ++i) {
+      const std::string name = "s-" + std::to_string(i);
+      httplib::Result r = client->Post(
+          "/api/v1/namespaces/" + kFreshNs + "/secrets",
+          json{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", name}}},
+               {"stringData", {{"k", "v"}}}}.dump(),
+          "application/json");
+      ok = Expect(CheckObject(r, 201, name).empty(), "create Secret: " + Describe(r));
+    }
+    if (!ok) table.Info("LIST after a write", 0, "us", "skipped: setup failed", false);
+    if (ok) FreshListRows(&table, client.get(), "LIST rv=0 after a write", "?resourceVersion=0", false);
+    if (ok) FreshListRows(&table, client.get(), "LIST rv \"\" (consistent) after a write", "", true);
+  }
+
+  // 6. Watch fan-out; stops the server.
+  table.Section("6. watch fan-out: " + std::to_string(kWatchers) + " HTTP watches, " +
                 std::to_string(kWatchWrites) + " creates " +
                 std::to_string(std::chrono::milliseconds(kWatchSpacing).count()) + " ms apart");
   WatchFanout(&table, &server);

@@ -45,6 +45,8 @@ constexpr size_t kCacherGets = 100'000;
 // layer turns that into writer back-pressure, the cacher into a backlog), 100/s does not.
 constexpr WatchFanoutConfig kWatchFast{.watchers = 1000, .writes = 200, .spacing = 2000us, .ns = "watch-fast"};
 constexpr WatchFanoutConfig kWatchSteady{.watchers = 1000, .writes = 100, .spacing = 10000us, .ns = "watch-steady"};
+constexpr size_t kFreshObjects = 10;       // objects of the small resource read consistently
+constexpr int kFreshRuns = 200;            // write-then-read samples per variant
 
 std::string PodKey(size_t i) {
   char key[64];
@@ -87,6 +89,81 @@ void WatchRows(Table* table, const std::string& label, const WatchFanoutResult& 
                  "raw write p99", r.ok);
   table->Info(label + " deliveries", static_cast<double>(r.delivered), "events",
               "of " + std::to_string(r.expected) + " expected", r.ok);
+}
+
+// Consistent reads of a small cached resource (A, "/leases") right after a write to another
+// resource (B, "/configmaps") sharing the kv store: the cache of A has seen no event at the new
+// revision and must learn from storage that it is current. Each sample times one read only; the
+// write before it is untimed. Rows: the read with rv "0" (no freshness wait) as the baseline, then
+// the consistent read (rv "") and a Get with rv = the write's revision (not older than).
+void FreshReadAfterOtherWrite(Table* table, kv::Store* kv, const RawBaseline& raw) {
+  storage::KvStore leases(kv, storage::StoreConfig{.resource_prefix = "/leases"});
+  storage::KvStore configmaps(kv, storage::StoreConfig{.resource_prefix = "/configmaps"});
+  bool ok = true;
+  for (size_t i = 0; i < kFreshObjects && ok; ++i) {
+    const storage::Object lease{{"apiVersion", "coordination.k8s.io/v1"}, {"kind", "Lease"},
+                                {"metadata", {{"name", "l-" + std::to_string(i)}, {"namespace", "ns"}}}};
+    auto created = leases.Create("/leases/ns/l-" + std::to_string(i), lease, 0);
+    ok = created.ok() || Fail("create Lease: " + created.status().ToString());
+  }
+  cacher::Cacher cache(&leases, cacher::CacherConfig{.resource_prefix = "/leases"});
+  ok = ok && Expect(cache.WaitUntilFresh(static_cast<uint64_t>(kv->CurrentRevision()), 10s),
+                    "Lease cacher did not become fresh within 10 s");
+  size_t writes = 0;
+  // Writes one new ConfigMap; its revision into *rev.
+  auto write_other = [&](int64_t* rev) {
+    const std::string name = "fresh-" + std::to_string(writes++);
+    const storage::Object cm{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                             {"metadata", {{"name", name}, {"namespace", "ns"}}}};
+    auto created = configmaps.Create("/configmaps/ns/" + name, cm, 0);
+    if (!created.ok()) return Fail("create ConfigMap: " + created.status().ToString());
+    *rev = kv->CurrentRevision();
+    return true;
+  };
+  // kFreshRuns samples of read(required revision), each after an untimed write; p50/p99 in us.
+  auto measure = [&](auto read) {
+    std::vector<double> us;
+    bool run_ok = ok;
+    for (int r = 0; r < kFreshRuns && run_ok; ++r) {
+      int64_t rev = 0;
+      if (!write_other(&rev)) {
+        run_ok = false;
+        break;
+      }
+      const auto start = Clock::now();
+      run_ok = read(rev);
+      us.push_back(MicrosBetween(start, Clock::now()));
+    }
+    return std::make_pair(us, run_ok);
+  };
+  auto list = [&](const std::string& label, const std::string& rv, int64_t required) {
+    auto got = cache.GetList("/leases/", storage::ListOptions{.resource_version = rv, .recursive = true});
+    if (!got.ok()) return Fail(label + ": " + got.status().ToString());
+    return Expect(got->items.size() == kFreshObjects &&
+                      std::stoll(got->resource_version) >= required,
+                  label + " returned " + std::to_string(got->items.size()) + " items at rv " +
+                      got->resource_version + ", want " + std::to_string(kFreshObjects) +
+                      " at rv >= " + std::to_string(required));
+  };
+  const std::string base_label = "LIST " + std::to_string(kFreshObjects) + " rv=\"0\" after a write";
+  auto [base, base_ok] = measure([&](int64_t) { return list(base_label, "0", 0); });
+  const double base_p50 = Percentile(base, 0.5), base_p99 = Percentile(base, 0.99);
+  table->Latency(base_label + " p50", base_p50, "us", raw.write_p50_us, "raw write p50", base_ok);
+  table->Latency(base_label + " p99", base_p99, "us", raw.write_p99_us, "raw write p99", base_ok);
+
+  const std::string list_label = "LIST " + std::to_string(kFreshObjects) + " rv=\"\" after a write";
+  auto [lists, lists_ok] = measure([&](int64_t rev) { return list(list_label, "", rev); });
+  table->Latency(list_label + " p50", Percentile(lists, 0.5), "us", base_p50, "rv=\"0\" p50", lists_ok);
+  table->Latency(list_label + " p99", Percentile(lists, 0.99), "us", base_p99, "rv=\"0\" p99", lists_ok);
+
+  const std::string get_label = "Get rv=<write's revision> after a write";
+  auto [gets, gets_ok] = measure([&](int64_t rev) {
+    auto got = cache.Get("/leases/ns/l-0", storage::GetOptions{.resource_version = std::to_string(rev)});
+    if (!got.ok()) return Fail(get_label + ": " + got.status().ToString());
+    return HasName(*got, "l-0") || Fail(get_label + " returned the wrong object");
+  });
+  table->Latency(get_label + " p50", Percentile(gets, 0.5), "us", base_p50, "rv=\"0\" p50", gets_ok);
+  table->Latency(get_label + " p99", Percentile(gets, 0.99), "us", base_p99, "rv=\"0\" p99", gets_ok);
 }
 
 }  // namespace
@@ -234,6 +311,11 @@ int main() {
     WatchRows(&table, "Cacher watch latency",
               CacherWatchFanout(kv.get(), &store, cacher.get(), config), raw);
   }
+
+  // 6. Consistent reads right after a write to another resource.
+  table.Section("6. cacher reads right after a write to another resource (idle store, " +
+                std::to_string(kFreshRuns) + " samples each)");
+  FreshReadAfterOtherWrite(&table, kv.get(), raw);
 
   cacher.reset();
   table.Print();

@@ -43,7 +43,7 @@ Cacher::Impl::Impl(storage::Interface* storage, CacherConfig config, Options opt
   ticker_ = std::thread([this] { TickerLoop(); });
 }
 
-Cacher::Impl::~Impl() {
+void Cacher::Impl::Stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
@@ -51,6 +51,11 @@ Cacher::Impl::~Impl() {
     TerminateAllWatchersLocked();
   }
   fresh_cv_.notify_all();
+  ticker_cv_.notify_all();
+}
+
+Cacher::Impl::~Impl() {
+  Stop();
   reflector_.join();
   ticker_.join();
 }
@@ -93,6 +98,8 @@ void Cacher::Impl::RunReflectorOnce() {
     std::lock_guard lock(mu_);
     if (stopping_) return;
     reflector_stream_ = stream->get();
+    ++reflector_generation_;
+    progress_requested_rv_ = 0;
   }
   std::map<std::string, CachedObject> initial;
   bool initialised = false;
@@ -118,6 +125,8 @@ void Cacher::Impl::RunReflectorOnce() {
   }
   std::lock_guard lock(mu_);
   reflector_stream_ = nullptr;
+  ++reflector_generation_;
+  progress_requested_rv_ = 0;
 }
 
 void Cacher::Impl::ProcessEvent(const storage::WatchEvent& event) {
@@ -147,9 +156,31 @@ Status Cacher::Impl::NotReadyLocked() const {
   return Status::TooManyRequests("storage is (re)initializing", retry_after);
 }
 
+void Cacher::Impl::AddFreshnessWaiterLocked() {
+  if (freshness_waiters_++ == 0) ticker_cv_.notify_all();
+}
+
+void Cacher::Impl::RequestProgressLocked(std::unique_lock<std::mutex>& lock) {
+  const uint64_t generation = reflector_generation_;
+  last_progress_request_ = Clock::now();
+  lock.unlock();
+  // Read before asking: the answer comes at storage's revision at the time of asking or later.
+  auto current = storage_->GetCurrentResourceVersion();
+  Status requested = storage_->RequestWatchProgress();
+  lock.lock();
+  if (current.ok() && requested.ok() && generation == reflector_generation_) {
+    progress_requested_rv_ = std::max(progress_requested_rv_, *current);
+  }
+}
+
 Status Cacher::Impl::WaitUntilFreshLocked(std::unique_lock<std::mutex>& lock, uint64_t rv) {
   if (cache_.resource_version() >= rv) return Status::OK();
-  ++freshness_waiters_;
+  AddFreshnessWaiterLocked();
+  // Ask at once rather than on the next tick: the cache may be current already and merely not
+  // know it, because nothing of this resource changed since (kube's etcd3 store asks etcd on
+  // demand, and etcd answers within a round trip). One request serves every read needing no
+  // more than storage's revision when it was sent.
+  if (rv > progress_requested_rv_) RequestProgressLocked(lock);
   const bool fresh = fresh_cv_.wait_for(lock, options_.block_timeout, [&] {
     return stopping_ || cache_.resource_version() >= rv;
   });
@@ -210,6 +241,8 @@ Cacher::Cacher(storage::Interface* storage, CacherConfig config, Options options
     : impl_(std::make_unique<Impl>(storage, std::move(config), options)) {}
 
 Cacher::~Cacher() = default;
+
+void Cacher::Stop() { impl_->Stop(); }
 
 Result<ObjectPtr> Cacher::Create(std::string_view key, const storage::Object& obj, uint64_t ttl) {
   return impl_->storage_->Create(key, obj, ttl);
@@ -317,7 +350,7 @@ int64_t Cacher::CompactRevision() { return impl_->storage_->CompactRevision(); }
 
 bool Cacher::WaitUntilFresh(uint64_t revision, std::chrono::milliseconds timeout) {
   std::unique_lock lock(impl_->mu_);
-  ++impl_->freshness_waiters_;
+  impl_->AddFreshnessWaiterLocked();
   const bool ok = impl_->fresh_cv_.wait_for(lock, timeout, [&] {
     return impl_->stopping_ || (impl_->ready_ && impl_->cache_.resource_version() >= revision);
   });

@@ -7,7 +7,8 @@
 //   * Watch always (initial events, buffered history, live events, periodic bookmarks; slow
 //     watchers are closed, never waited for beyond a small shared budget);
 //   * Get with RV "0"/N and GetList with RV ""/"0"/N (not exact) from the cache, after waiting
-//     for freshness (consistent reads ask storage for a progress notification every 100 ms);
+//     for freshness (a read that must wait asks storage for a progress notification at once,
+//     and again every 100 ms while it keeps waiting);
 //   * everything else (writes, exact-RV and continued lists, Get with RV "") from storage.
 // Before the first initialisation completes, cache reads go to storage where kube allows it and
 // otherwise get 429 TooManyRequests with a Retry-After.
@@ -68,6 +69,11 @@ class Cacher final : public storage::Interface {
   // Blocks until the cache is ready and has applied `revision` (0: just ready), or `timeout`
   // passes. For tests, benchmarks and start-up hooks.
   bool WaitUntilFresh(uint64_t revision, std::chrono::milliseconds timeout);
+
+  // Ends every watch and stops following storage, for a resource that is no longer served
+  // (its CRD went): later cache reads and watches are refused. Idempotent; the destructor
+  // does the same.
+  void Stop();
 
   class Impl;
 

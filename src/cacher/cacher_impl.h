@@ -2,9 +2,10 @@
 // cacher_watch.cc (watch registration, dispatch, bookmarks, progress requests).
 //
 // Threads: the reflector (feeds the cache from one storage watch and dispatches to watchers) and
-// the ticker (progress requests while reads wait for freshness; bookmarks). Request threads take
-// mu_ briefly to read the cache or register watchers; dispatch happens outside mu_ so a slow
-// watcher can never stall reads.
+// the ticker (repeated progress requests while reads keep waiting for freshness; bookmarks).
+// Request threads take mu_ briefly to read the cache or register watchers, and a read that must
+// wait for freshness asks storage for progress itself, at once; dispatch happens outside mu_ so a
+// slow watcher can never stall reads.
 #pragma once
 
 #include <condition_variable>
@@ -36,6 +37,7 @@ class Cacher::Impl {
  public:
   Impl(storage::Interface* storage, CacherConfig config, Options options);
   ~Impl();
+  void Stop();
 
   // --- cacher.cc
   void ReflectorLoop();
@@ -48,6 +50,10 @@ class Cacher::Impl {
   Status NotReadyLocked() const;
   // Waits until the cache's RV reaches `rv` (asking storage for progress meanwhile).
   Status WaitUntilFreshLocked(std::unique_lock<std::mutex>& lock, uint64_t rv);
+  // Counts a read waiting for freshness, and wakes the ticker to repeat progress requests.
+  void AddFreshnessWaiterLocked();
+  // Asks storage for a progress notification on the reflector's watch, releasing mu_ meanwhile.
+  void RequestProgressLocked(std::unique_lock<std::mutex>& lock);
   storage::ObjectPtr CachedLocked(const std::string& key) const;
   Result<storage::ListResult> ListFromCacheLocked(const std::string& key, bool recursive,
                                                   const storage::SelectionPredicate& pred,
@@ -80,6 +86,15 @@ class Cacher::Impl {
   int freshness_waiters_ = 0;         // guarded by mu_
   bool stopping_ = false;             // guarded by mu_
   storage::WatchStream* reflector_stream_ = nullptr;  // guarded by mu_
+  // Bumped whenever reflector_stream_ changes: a progress request sent to an older stream may
+  // never be answered. Guarded by mu_.
+  uint64_t reflector_generation_ = 0;
+  // Storage's revision when the last progress request of this generation was sent (0: none).
+  // Its answer brings the cache at least that far, so a read needing no more just waits for it
+  // instead of asking again. Guarded by mu_.
+  uint64_t progress_requested_rv_ = 0;
+  Clock::time_point last_progress_request_;  // guarded by mu_
+  std::condition_variable ticker_cv_;        // a first freshness waiter, or stopping
 
   TimeBudget budget_;  // reflector thread only
   std::thread reflector_;

@@ -174,6 +174,58 @@ TEST_CASE("cacher: consistent reads catch up through storage progress notificati
   CHECK(s.controllable->lists == lists_before);  // served by the cache, not storage
 }
 
+TEST_CASE("cacher: a read that must wait asks storage for progress at once, not on a timer") {
+  // The periodic request is pushed out of reach, so only an on-demand request can tell the cache
+  // that it is current. A missing request shows as a consistent list served by storage after
+  // block_timeout (or a Get timing out), never as a timing assertion.
+  CacheStack s(Options{.block_timeout = 10s, .progress_request_period = 1h});
+  s.WaitFresh(0);
+  MustCreate(*s.cacher, Pod("ns", "a"));
+  for (int i = 0; i < 20; ++i) {
+    // A write elsewhere in the kv store: no event for this cache.
+    auto written = s.kv->Put("/registry/configmaps/ns/x" + std::to_string(i), "{}");
+    REQUIRE(written.ok());
+    const int lists_before = s.controllable->lists;
+    auto list = s.cacher->GetList("/pods", Recursive());
+    REQUIRE(list.ok());
+    REQUIRE(s.controllable->lists == lists_before);  // served by the cache, not storage
+    CHECK(std::stoll(list->resource_version) >= *written);
+    CHECK(Names(list->items) == "ns/a");
+
+    REQUIRE(s.kv->Put("/registry/configmaps/ns/y" + std::to_string(i), "{}").ok());
+    const int64_t current = s.kv->CurrentRevision();
+    auto got = s.cacher->Get(PodKey("ns", "a"),
+                             storage::GetOptions{.resource_version = std::to_string(current)});
+    REQUIRE(got.ok());
+    CHECK((**got)["metadata"]["name"] == "a");
+  }
+}
+
+TEST_CASE("cacher: concurrent consistent reads after writes elsewhere are all served by the cache") {
+  CacheStack s(Options{.block_timeout = 10s, .progress_request_period = 1h});
+  s.WaitFresh(0);
+  MustCreate(*s.cacher, Pod("ns", "a"));
+  const int lists_before = s.controllable->lists;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&, t] {
+      for (int i = 0; i < 25 && failures == 0; ++i) {
+        auto written = s.kv->Put("/registry/configmaps/ns/t" + std::to_string(t), std::to_string(i));
+        auto list = written.ok() ? s.cacher->GetList("/pods", Recursive())
+                                 : Result<storage::ListResult>(written.status());
+        if (!list.ok() || std::stoll(list->resource_version) < *written || list->items.size() != 1 ||
+            s.controllable->lists != lists_before) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (auto& r : readers) r.join();
+  CHECK(failures == 0);
+  CHECK(s.controllable->lists == lists_before);
+}
+
 TEST_CASE("cacher: periodic bookmarks carry the cache's resourceVersion") {
   CacheStack s(Options{.bookmark_tick = 20ms, .bookmark_frequency = 50ms});
   s.WaitFresh(0);

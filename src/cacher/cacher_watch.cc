@@ -43,7 +43,7 @@ Result<storage::WatchStreamPtr> Cacher::Impl::Watch(std::string_view key,
   }
 
   std::unique_lock lock(mu_);
-  if (!ready_) return NotReadyLocked();
+  if (!ready_ || stopping_) return NotReadyLocked();
   if (send_initial.value_or(false)) {
     Status fresh = WaitUntilFreshLocked(lock, required);
     if (!fresh.ok()) return storage::WatchStreamPtr(std::make_unique<ErrorWatchStream>(fresh));
@@ -151,15 +151,19 @@ void Cacher::Impl::TickerLoop() {
   auto next_bookmarks = Clock::now() + options_.bookmark_tick;
   std::unique_lock lock(mu_);
   while (!stopping_) {
-    fresh_cv_.wait_for(lock, options_.progress_request_period);
-    if (stopping_) break;
+    auto wake = next_bookmarks;
     if (freshness_waiters_ > 0) {
-      // Reads are waiting for the cache to catch up: a storage progress notification raises
-      // the cache RV even when nothing of this resource changed.
-      lock.unlock();
-      Status s = storage_->RequestWatchProgress();
-      (void)s;  // the waiters time out on their own if progress never comes
-      lock.lock();
+      wake = std::min(wake, last_progress_request_ + options_.progress_request_period);
+    }
+    ticker_cv_.wait_until(lock, wake);
+    if (stopping_) break;
+    if (freshness_waiters_ > 0 &&
+        Clock::now() >= last_progress_request_ + options_.progress_request_period) {
+      // Reads still wait although storage was asked when they started (the answer did not
+      // suffice, or went to a storage watch that has since been replaced): ask again, as kube's
+      // progress requester does every 100 ms while anyone waits. Failures are not retried sooner;
+      // the waiters time out on their own.
+      RequestProgressLocked(lock);
     }
     const auto now = Clock::now();
     if (now < next_bookmarks) continue;

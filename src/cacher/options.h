@@ -17,7 +17,8 @@ struct Options {
 
   // How long a read that needs a fresher cache waits before 504 Timeout. Default: 3 s.
   std::chrono::milliseconds block_timeout = std::chrono::seconds(3);
-  // How often storage progress is requested while reads wait for freshness. Default: 100 ms.
+  // A read that must wait for freshness asks storage for progress at once; while reads keep
+  // waiting, the request is repeated this often. Default: 100 ms.
   std::chrono::milliseconds progress_request_period = std::chrono::milliseconds(100);
 
   // Bookmark dispatch tick (jittered by up to 25%) and per-watcher bookmark interval.

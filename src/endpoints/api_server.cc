@@ -6,6 +6,7 @@
 #include "protobuf/protobuf.h"
 #include "endpoints/reviews.h"
 #include "registry/errors.h"
+#include "yaml/yaml.h"
 
 namespace kube::endpoints {
 
@@ -34,8 +35,23 @@ HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool
   return r;
 }
 
-// Re-encodes an error Status for a client that prefers protobuf (successful answers are encoded
-// where they are produced, by Respond).
+HttpResponse YamlResponse(int code, const json& body) {
+  HttpResponse r;
+  r.status = code;
+  r.body = yaml::JsonToYaml(body);
+  r.content_type = "application/yaml";
+  return r;
+}
+
+// Re-encodes an error Status for a client that asked for YAML.
+void StatusToYaml(HttpResponse* response) {
+  if (response->stream || response->status < 400 || response->content_type != "application/json") return;
+  const json body = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return;
+  *response = YamlResponse(response->status, body);
+}
+
+// Re-encodes an error Status for a client that prefers protobuf.
 void StatusToProtobuf(HttpResponse* response) {
   if (response->stream || response->status < 400 || response->content_type != "application/json") return;
   const json body = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
@@ -44,6 +60,13 @@ void StatusToProtobuf(HttpResponse* response) {
   if (!encoded.ok()) return;
   response->body = std::move(*encoded);
   response->content_type = std::string(protobuf::kContentType);
+}
+
+// An error Status in the representation the client negotiated (successful answers are encoded
+// where they are produced, by Respond).
+void EncodeErrorAs(const Representation& rep, HttpResponse* response) {
+  if (rep.protobuf) StatusToProtobuf(response);
+  if (rep.yaml) StatusToYaml(response);
 }
 
 }  // namespace
@@ -59,19 +82,37 @@ HttpResponse Respond(const RequestScope& scope, int code, const json& body) {
       return r;
     }
   }
+  if (scope.representation.yaml) return YamlResponse(code, body);
   return JsonResponse(code, body, scope.pretty);
 }
 
 ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
     : registry_(registry),
       options_(std::move(options)),
-      discovery_(registry->catalogue(),
-                 [registry](const catalogue::ResourceInfo& info) {
-                   return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
-                 }),
       openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
         return registry->Find(info.group, info.version, info.resource) != nullptr;
-      }) {}
+      }) {
+  CustomResourcesChanged();
+  registry_->AddChangeListener([this] { CustomResourcesChanged(); });
+}
+
+void ApiServer::CustomResourcesChanged() {
+  // Built from the set current now: listeners of changes racing each other both end up
+  // publishing documents of the newest set.
+  auto custom = registry_->CustomResources();
+  registry::ApiRegistry* registry = registry_;
+  discovery_.store(std::make_shared<const Discovery>(
+      registry->catalogue(),
+      [registry](const catalogue::ResourceInfo& info) {
+        return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
+      },
+      custom->resources));
+  std::vector<OpenApi::CustomKind> kinds;
+  for (const auto& [name, set] : custom->sets) {
+    for (const auto& v : set->versions) kinds.push_back(OpenApi::CustomKind{v.info, v.openapi_schema});
+  }
+  openapi_.SetCustomKinds(std::move(kinds));
+}
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
   const Query query = Query::Parse(request.raw_query);
@@ -130,60 +171,71 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
     return openapi_.Serve(path, query.Get("hash"), request.Header("Accept"));
   }
   if (info.api_prefix.empty()) return PlainNotFound();
+  const auto discovery = discovery_.load();
   const bool root = info.api_version.empty() && (info.api_prefix == "api" || info.api_group.empty());
   auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/root);
   if (!rep.ok()) return ErrorResponse(rep.status());
   if (info.api_prefix == "api") {
     if (info.api_version.empty()) {
       if (rep->as == Representation::As::kDiscovery) {
-        return DiscoveryResponse(discovery_.Aggregated(true, rep->version), *rep, pretty);
+        return DiscoveryResponse(discovery->Aggregated(true, rep->version), *rep, pretty);
       }
-      return DiscoveryResponse(discovery_.ApiVersions(options_.server_address), *rep, pretty);
+      return DiscoveryResponse(discovery->ApiVersions(options_.server_address), *rep, pretty);
     }
-    if (const json* list = discovery_.ResourceList("", info.api_version)) return DiscoveryResponse(*list, *rep, pretty);
+    if (const json* list = discovery->ResourceList("", info.api_version)) return DiscoveryResponse(*list, *rep, pretty);
     return PlainNotFound();
   }
   if (info.api_group.empty()) {
     if (rep->as == Representation::As::kDiscovery) {
-      return DiscoveryResponse(discovery_.Aggregated(false, rep->version), *rep, pretty);
+      return DiscoveryResponse(discovery->Aggregated(false, rep->version), *rep, pretty);
     }
-    return DiscoveryResponse(discovery_.GroupList(), *rep, pretty);
+    return DiscoveryResponse(discovery->GroupList(), *rep, pretty);
   }
   if (info.api_version.empty()) {
-    if (const json* group = discovery_.Group(info.api_group)) return DiscoveryResponse(*group, *rep, pretty);
+    if (const json* group = discovery->Group(info.api_group)) return DiscoveryResponse(*group, *rep, pretty);
     return PlainNotFound();
   }
-  if (const json* list = discovery_.ResourceList(info.api_group, info.api_version)) {
+  if (const json* list = discovery->ResourceList(info.api_group, info.api_version)) {
     return DiscoveryResponse(*list, *rep, pretty);
   }
   return PlainNotFound();
 }
 
 HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
-  if (discovery_.ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
-  registry::Store* store = registry_->Find(info.api_group, info.api_version, info.resource);
+  if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
+  registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource);
+  // Errors answered before a handler runs, in the encoding the client prefers like any other.
+  auto early_error = [&](const Status& status) {
+    HttpResponse r = ErrorResponse(status);
+    const bool protobuf = store == nullptr || !store->rules().custom_resource;
+    if (auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false, protobuf); rep.ok()) {
+      EncodeErrorAs(*rep, &r);
+    }
+    return r;
+  };
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
     if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {
       if (info.verb != "create") {
-        return ErrorResponse(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
+        return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
       return CreateReview(request, *review, query.Bool("pretty"));
     }
-    return ErrorResponse(ResourceNotFound());
+    return early_error(ResourceNotFound());
   }
   const auto& ri = store->info();
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
-  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return ErrorResponse(ResourceNotFound());
+  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);
     if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
         (info.subresource == "finalize") != is_namespace_object) {
-      return ErrorResponse(ResourceNotFound());
+      return early_error(ResourceNotFound());
     }
   }
-  auto rep = Negotiate(request.Header("Accept"));
+  auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false,
+                       /*allow_protobuf=*/!store->rules().custom_resource);
   if (!rep.ok()) return ErrorResponse(rep.status());
   RequestScope scope{request, info, query, store, *rep, query.Bool("pretty"), {}};
   const std::string& verb = info.verb;
@@ -207,7 +259,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   } else {
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
-  if (scope.representation.protobuf) StatusToProtobuf(&response);
+  EncodeErrorAs(scope.representation, &response);
   for (const auto& w : scope.warnings) {
     std::string quoted;
     for (char c : w) {

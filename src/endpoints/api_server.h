@@ -6,6 +6,7 @@
 // Thread-safety: Handle() is safe to call concurrently; the registry must outlive the server.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +33,8 @@ struct RequestScope {
   const HttpRequest& request;
   const RequestInfo& info;
   const Query& query;
-  registry::Store* store;
+  // Held for the whole request: a custom resource's store may stop being served meanwhile.
+  registry::StorePtr store;
   Representation representation;
   bool pretty = false;
   std::vector<std::string> warnings;
@@ -65,9 +67,12 @@ class ApiServer {
   HttpResponse Delete(RequestScope& scope);
   HttpResponse DeleteCollection(RequestScope& scope);
 
+  // Rebuilds discovery and OpenAPI after the served custom resources changed.
+  void CustomResourcesChanged();
+
   registry::ApiRegistry* registry_;
   ApiServerOptions options_;
-  Discovery discovery_;
+  std::atomic<std::shared_ptr<const Discovery>> discovery_;
   OpenApi openapi_;
   EncodedObjects encoded_objects_;
 };

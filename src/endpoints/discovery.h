@@ -3,6 +3,9 @@
 // the server really serves is advertised: stored resources and the status, scale and finalize
 // subresources.
 //
+// Custom resources are advertised beside the built-in ones; the server builds a new Discovery
+// whenever the set of served custom resources changes.
+//
 // Thread-safety: immutable after construction.
 #pragma once
 
@@ -11,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "catalogue/catalogue.h"
 
@@ -18,9 +22,11 @@ namespace kube::endpoints {
 
 class Discovery {
  public:
-  // `served` says whether a resource has storage behind it.
+  // `served` says whether a built-in resource has storage behind it; `custom` are the served
+  // custom resource versions.
   Discovery(const catalogue::Catalogue& catalogue,
-            const std::function<bool(const catalogue::ResourceInfo&)>& served);
+            const std::function<bool(const catalogue::ResourceInfo&)>& served,
+            const std::vector<catalogue::ResourceInfo>& custom = {});
 
   // /api: APIVersions (serverAddress filled per request).
   nlohmann::json ApiVersions(const std::string& server_address) const;
@@ -36,6 +42,8 @@ class Discovery {
   static bool ServedSubresource(std::string_view name);
 
  private:
+  void AddGroup(const catalogue::GroupInfo& group, const std::vector<const catalogue::ResourceInfo*>& resources);
+
   nlohmann::json group_list_;
   std::map<std::string, nlohmann::json, std::less<>> groups_;          // group -> APIGroup
   std::map<std::string, nlohmann::json, std::less<>> resource_lists_;  // "g/v" -> APIResourceList

@@ -13,6 +13,7 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "protobuf/protobuf_test_util.h"
 #include "registry/errors.h"
 
 namespace kube::endpoints {
@@ -116,19 +117,97 @@ TEST_CASE("list options: kube's 422 validation") {
   CHECK(sel.status().code() == StatusCode::kBadRequest);
 }
 
+namespace {
+
+HttpRequest Body(std::string content_type, std::string body) {
+  HttpRequest r;
+  r.method = "DELETE";
+  if (!content_type.empty()) r.headers.emplace("Content-Type", std::move(content_type));
+  r.body = std::move(body);
+  return r;
+}
+HttpRequest JsonBody(std::string body) { return Body("application/json", std::move(body)); }
+
+}  // namespace
+
 TEST_CASE("delete options: the body wins over the query") {
-  auto from_body = ParseDeleteOptions(Query::Parse("gracePeriodSeconds=5"), R"({"propagationPolicy":"Background","gracePeriodSeconds":0})");
+  auto from_body = ReadDeleteOptions(JsonBody(R"({"propagationPolicy":"Background","gracePeriodSeconds":0})"),
+                                     Query::Parse("gracePeriodSeconds=5"));
   REQUIRE(from_body.ok());
   CHECK(*from_body->grace_period_seconds == 0);
   CHECK(from_body->propagation_policy == "Background");
-  auto from_query = ParseDeleteOptions(Query::Parse("gracePeriodSeconds=5&dryRun=All"), "");
+  auto from_query = ReadDeleteOptions(JsonBody(""), Query::Parse("gracePeriodSeconds=5&dryRun=All"));
   REQUIRE(from_query.ok());
   CHECK(*from_query->grace_period_seconds == 5);
   CHECK(from_query->dry_run);
-  CHECK(ParseDeleteOptions(Query::Parse(""), R"({"preconditions":{"uid":"u1"}})")->preconditions.uid == "u1");
-  CHECK(ParseDeleteOptions(Query::Parse(""), "{not json").status().code() == StatusCode::kBadRequest);
-  CHECK(ParseDeleteOptions(Query::Parse(""), R"({"orphanDependents":true,"propagationPolicy":"Orphan"})").status().code() ==
-        StatusCode::kInvalid);
+  CHECK(ReadDeleteOptions(JsonBody(R"({"preconditions":{"uid":"u1"}})"), Query::Parse(""))->preconditions.uid == "u1");
+  CHECK(ReadDeleteOptions(JsonBody("{not json"), Query::Parse("")).status().code() == StatusCode::kBadRequest);
+  CHECK(ReadDeleteOptions(JsonBody("[1]"), Query::Parse("")).status().code() == StatusCode::kBadRequest);
+  CHECK(ReadDeleteOptions(JsonBody(R"({"orphanDependents":true,"propagationPolicy":"Orphan"})"), Query::Parse(""))
+            .status()
+            .code() == StatusCode::kInvalid);
+  // A present but empty policy is a set pointer in Go, and not one of the supported values.
+  auto empty_policy = ReadDeleteOptions(JsonBody(R"({"propagationPolicy":""})"), Query::Parse(""));
+  CHECK(empty_policy.status().message() ==
+        "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"\": supported values: "
+        "\"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+  // YAML is one of the encodings kube accepts for options too; other media types are 415.
+  CHECK(ReadDeleteOptions(Body("application/yaml", "propagationPolicy: Orphan\n"), Query::Parse(""))
+            ->propagation_policy == "Orphan");
+  CHECK(ReadDeleteOptions(Body("text/plain", "{}"), Query::Parse("")).status().code() ==
+        StatusCode::kUnsupportedMediaType);
+  // The body must hold DeleteOptions (of any group version), not another kind.
+  CHECK(ReadDeleteOptions(JsonBody(R"({"kind":"DeleteOptions","apiVersion":"apps/v1","dryRun":["All"]})"),
+                          Query::Parse(""))
+            ->dry_run);
+  auto wrong_kind = ReadDeleteOptions(JsonBody(R"({"kind":"ConfigMap","apiVersion":"v1"})"), Query::Parse(""));
+  CHECK(wrong_kind.status().code() == StatusCode::kBadRequest);
+  CHECK(wrong_kind.status().message() ==
+        "no kind \"ConfigMap\" is registered for version \"v1\" in scheme "
+        "\"k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27\"");
+}
+
+TEST_CASE("delete options: protobuf bodies as client-go's typed clients send them") {
+  using protobuf::testing::Envelope;
+  using protobuf::testing::LenField;
+  const std::string pb = "application/vnd.kubernetes.protobuf";
+  // Empty DeleteOptions: the envelope without raw, with an empty raw, in any group version.
+  const std::string no_raw = std::string("k8s\0", 4) + LenField(1, LenField(1, "v1") + LenField(2, "DeleteOptions"));
+  for (const std::string& body : {no_raw, Envelope("v1", "DeleteOptions", ""), Envelope("apps/v1", "DeleteOptions", ""),
+                                  Envelope("meta.k8s.io/v1", "DeleteOptions", "")}) {
+    auto o = ReadDeleteOptions(Body(pb, body), Query::Parse("gracePeriodSeconds=7"));
+    REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+    CHECK_FALSE(o->grace_period_seconds.has_value());  // the body wins over the query
+    CHECK(o->propagation_policy.empty());
+    CHECK_FALSE(o->dry_run);
+  }
+  // Every field.
+  const std::string populated = std::string("\x08\x00", 2) +                      // gracePeriodSeconds 0
+                                LenField(2, LenField(1, "u-1") + LenField(2, "42")) +  // preconditions
+                                LenField(4, "Foreground") + LenField(5, "All");
+  auto full = ReadDeleteOptions(Body(pb, Envelope("v1", "DeleteOptions", populated)), Query::Parse(""));
+  REQUIRE_MESSAGE(full.ok(), full.status().ToString());
+  CHECK(*full->grace_period_seconds == 0);
+  CHECK(full->preconditions.uid == "u-1");
+  CHECK(full->preconditions.resource_version == "42");
+  CHECK(full->propagation_policy == "Foreground");
+  CHECK(full->dry_run);
+  // The same validation as for JSON: orphanDependents (even false) with a policy is 422.
+  auto both = ReadDeleteOptions(
+      Body(pb, Envelope("v1", "DeleteOptions", std::string("\x18\x00", 2) + LenField(4, "Orphan"))), Query::Parse(""));
+  CHECK(both.status().code() == StatusCode::kInvalid);
+  auto bad_dry_run = ReadDeleteOptions(Body(pb, Envelope("v1", "DeleteOptions", LenField(5, "Some"))), Query::Parse(""));
+  CHECK(bad_dry_run.status().code() == StatusCode::kInvalid);
+  // Malformed bodies are 400.
+  CHECK(ReadDeleteOptions(Body(pb, std::string("k8s\0", 4)), Query::Parse("")).status().message() == "empty body");
+  auto truncated = ReadDeleteOptions(Body(pb, Envelope("v1", "DeleteOptions", "\x08")), Query::Parse(""));
+  CHECK(truncated.status().code() == StatusCode::kBadRequest);
+  CHECK(ReadDeleteOptions(Body(pb, "k8s"), Query::Parse("")).status().code() == StatusCode::kBadRequest);
+  CHECK(ReadDeleteOptions(Body(pb, Envelope("v1", "ConfigMap", "")), Query::Parse("")).status().code() ==
+        StatusCode::kBadRequest);
+}
+
+TEST_CASE("write params") {
   CHECK(ParseWriteParams(Query::Parse("fieldValidation=Loose"), "CreateOptions").status().code() == StatusCode::kInvalid);
   CHECK(ParseWriteParams(Query::Parse(""), "CreateOptions")->field_validation == "Warn");
 }
@@ -152,6 +231,27 @@ TEST_CASE("status rendering: details, causes and Retry-After") {
                                                                 registry::GoQuote("Bad_Name"), "bad"}});
   CHECK(invalid.message() == "ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": bad");
   CHECK(StatusObject(invalid)["details"]["causes"][0]["reason"] == "FieldValueInvalid");
+  CHECK(StatusObject(invalid)["details"]["kind"] == "ConfigMap");
+}
+
+TEST_CASE("status rendering: details always present, as kube's error constructors set them") {
+  // What kube's constructors know goes in; {} where they know nothing (clients such as kubectl
+  // debug read details without a nil check).
+  CHECK(StatusObject(Status::BadRequest("bad"))["details"] == json::object());
+  CHECK(StatusObject(Status::Expired("too old resource version: 1 (5)"))["details"] == json::object());
+  CHECK(StatusObject(Status(StatusCode::kGone, "gone"))["details"] == json::object());
+  CHECK(StatusObject(Status::NotFound("the server could not find the requested resource"))["details"] ==
+        json::object());
+  CHECK(StatusObject(registry::NotFoundError("", "secrets", "s"))["details"] == json{{"name", "s"}, {"kind", "secrets"}});
+  CHECK(StatusObject(registry::ConflictError("apps", "deployments", "d", registry::kObjectModified))["details"] ==
+        json{{"name", "d"}, {"group", "apps"}, {"kind", "deployments"}});
+  CHECK(StatusObject(registry::AlreadyExistsError("", "configmaps", "c"))["details"] ==
+        json{{"name", "c"}, {"kind", "configmaps"}});
+  CHECK(StatusObject(registry::MethodNotSupportedError("apps", "deployments", "create"))["details"] ==
+        json{{"group", "apps"}, {"kind", "deployments"}});
+  CHECK(StatusObject(Status::TooManyRequests("slow down", 2))["details"] == json{{"retryAfterSeconds", 2}});
+  // Watch ERROR events carry the same Status object.
+  CHECK(StatusObject(Status::Expired("too old"))["code"] == 410);
 }
 
 TEST_CASE("field validation: unknown fields are pruned and reported with their paths") {

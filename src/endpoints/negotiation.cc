@@ -47,7 +47,7 @@ MediaRange ParseMediaRange(std::string_view text) {
 
 }  // namespace
 
-Result<Representation> Negotiate(std::string_view accept, bool allow_discovery) {
+Result<Representation> Negotiate(std::string_view accept, bool allow_discovery, bool allow_protobuf) {
   if (Trim(accept).empty()) return Representation{};
   size_t start = 0;
   while (start <= accept.size()) {
@@ -56,8 +56,13 @@ Result<Representation> Negotiate(std::string_view accept, bool allow_discovery) 
                                                                                        : comma - start));
     start = comma == std::string_view::npos ? accept.size() + 1 : comma + 1;
     const bool json = m.type == "application/json";
-    const bool proto = m.type == "application/vnd.kubernetes.protobuf" && !allow_discovery;
+    const bool proto = m.type == "application/vnd.kubernetes.protobuf" && !allow_discovery && allow_protobuf;
     if (m.type == "*/*" || m.type == "application/*") return Representation{};
+    if (m.type == "application/yaml" && !allow_discovery && !m.params.count("as")) {
+      Representation yaml;
+      yaml.yaml = true;
+      return yaml;
+    }
     if (!json && !proto) continue;
     auto as = m.params.find("as");
     if (as == m.params.end()) return Representation{Representation::As::kObject, "", proto};

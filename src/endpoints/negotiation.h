@@ -24,14 +24,17 @@ struct Representation {
   // The client prefers application/vnd.kubernetes.protobuf (objects, lists, Status,
   // PartialObjectMetadata and watch streams; Tables and discovery are JSON only).
   bool protobuf = false;
+  // The client asked for application/yaml (plain objects, lists and Status only).
+  bool yaml = false;
 };
 
 // Picks the first media range in `accept` this server can produce: JSON in any form, protobuf
 // for objects and PartialObjectMetadata (never for Tables or discovery, whose protobuf ranges
 // are passed over as kube falls back to the next one). An empty Accept means JSON.
-// `allow_discovery` lets the aggregated discovery form be chosen. kNotAcceptable when nothing
-// fits.
-Result<Representation> Negotiate(std::string_view accept, bool allow_discovery = false);
+// `allow_discovery` lets the aggregated discovery form be chosen; `allow_protobuf` false (custom
+// resources, which have no protobuf form) passes protobuf ranges over. application/yaml gives
+// the plain object in YAML. kNotAcceptable when nothing fits.
+Result<Representation> Negotiate(std::string_view accept, bool allow_discovery = false, bool allow_protobuf = true);
 
 enum class BodyType { kJson, kYaml, kProtobuf, kJsonPatch, kMergePatch, kStrategicMergePatch,
                       kApplyPatch, kUnknown };

@@ -57,29 +57,59 @@ json Parameter(const char* name, const char* type) {
 OpenApi::OpenApi(const catalogue::Catalogue& catalogue, Served served)
     : catalogue_(catalogue), served_(std::move(served)) {}
 
+void OpenApi::SetCustomKinds(std::vector<CustomKind> kinds) {
+  std::lock_guard lock(mu_);
+  custom_ = std::move(kinds);
+  // Built-in group-versions never change, but a CRD may join one of their groups' siblings:
+  // rebuilding everything on a CRD change is cheap next to how rarely CRDs change.
+  docs_.clear();
+  v2_.clear();
+}
+
+std::pair<std::string, json> OpenApi::CustomSchemaLocked(const CustomKind& kind) const {
+  // kube names a CRD's schema by its reversed group: "com.example.v1.Widget".
+  std::string reversed;
+  std::string_view group = kind.info.group;
+  while (!group.empty()) {
+    const size_t dot = group.rfind('.');
+    const std::string_view label = dot == std::string_view::npos ? group : group.substr(dot + 1);
+    if (!reversed.empty()) reversed += '.';
+    reversed += label;
+    group = dot == std::string_view::npos ? std::string_view() : group.substr(0, dot);
+  }
+  json schema = kind.schema ? *kind.schema : json::object();
+  if (!schema.is_object()) schema = json::object();
+  schema["type"] = "object";
+  // The fields every object has, described as kube's CRD OpenAPI builder does.
+  schema["properties"]["apiVersion"] = {
+      {"type", "string"},
+      {"description",
+       "APIVersion defines the versioned schema of this representation of an object. Servers should convert "
+       "recognized schemas to the latest internal value, and may reject unrecognized values."}};
+  schema["properties"]["kind"] = {
+      {"type", "string"},
+      {"description",
+       "Kind is a string value representing the REST resource this object represents. Servers may infer this "
+       "from the endpoint the client submits requests to. Cannot be updated. In CamelCase."}};
+  schema["properties"]["metadata"] = {
+      {"allOf", json::array({{{"$ref", "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}}})},
+      {"description", "Standard object's metadata."}};
+  schema["x-kubernetes-group-version-kind"] =
+      json::array({{{"group", kind.info.group}, {"version", kind.info.version}, {"kind", kind.info.kind}}});
+  return {reversed + "." + kind.info.version + "." + kind.info.kind, std::move(schema)};
+}
+
 const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
   if (auto it = docs_.find(key); it != docs_.end()) return &it->second;
   json paths = json::object();
+  json schemas = json::object();
   std::deque<std::string> pending;
-  for (const auto& r : catalogue_.Resources()) {
-    if (GroupVersionKey(r) != key || !served_(r)) continue;
+  const json params = json::array({Parameter("dryRun", "string"), Parameter("fieldManager", "string"),
+                                   Parameter("fieldValidation", "string"), Parameter("force", "boolean")});
+  auto add_paths = [&](const catalogue::ResourceInfo& r, const std::string& schema_ref) {
     const std::string prefix = r.group.empty() ? "/api/" + r.version : "/apis/" + r.group + "/" + r.version;
     const std::string item = prefix + (r.namespaced ? "/namespaces/{namespace}/" : "/") + r.resource + "/{name}";
     const json gvk = {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};
-    json params = json::array({Parameter("dryRun", "string"), Parameter("fieldManager", "string"),
-                               Parameter("fieldValidation", "string"), Parameter("force", "boolean")});
-    const std::string schema_ref = [&] {
-      for (const auto& [name, def] : catalogue_.RawDefinitions().items()) {
-        if (!def.contains("x-kubernetes-group-version-kind")) continue;
-        for (const auto& g : def["x-kubernetes-group-version-kind"]) {
-          if (g.value("group", "") == r.group && g.value("version", "") == r.version && g.value("kind", "") == r.kind) {
-            return name;
-          }
-        }
-      }
-      return std::string();
-    }();
-    if (!schema_ref.empty()) pending.push_back(schema_ref);
     json ok = {{"description", "OK"}};
     if (!schema_ref.empty()) {
       ok["content"]["application/json"]["schema"]["$ref"] = "#/components/schemas/" + schema_ref;
@@ -94,10 +124,34 @@ const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
            {{"content", {{"application/json-patch+json", {{"schema", json::object()}}},
                          {"application/merge-patch+json", {{"schema", json::object()}}}}}}},
           {"responses", {{"200", ok}}}}}};
+  };
+  for (const auto& r : catalogue_.Resources()) {
+    if (GroupVersionKey(r) != key || !served_(r)) continue;
+    const std::string schema_ref = [&] {
+      for (const auto& [name, def] : catalogue_.RawDefinitions().items()) {
+        if (!def.contains("x-kubernetes-group-version-kind")) continue;
+        for (const auto& g : def["x-kubernetes-group-version-kind"]) {
+          if (g.value("group", "") == r.group && g.value("version", "") == r.version && g.value("kind", "") == r.kind) {
+            return name;
+          }
+        }
+      }
+      return std::string();
+    }();
+    if (!schema_ref.empty()) pending.push_back(schema_ref);
+    add_paths(r, schema_ref);
+  }
+  for (const auto& kind : custom_) {
+    if (GroupVersionKey(kind.info) != key) continue;
+    auto [name, schema] = CustomSchemaLocked(kind);
+    std::set<std::string> refs;
+    Rewrite(&schema, &refs);
+    for (const auto& ref : refs) pending.push_back(ref);
+    schemas[name] = std::move(schema);
+    add_paths(kind.info, name);
   }
   if (paths.empty()) return nullptr;
   // Every schema reachable from the group-version's kinds.
-  json schemas = json::object();
   const json& defs = catalogue_.RawDefinitions();
   std::set<std::string> seen;
   while (!pending.empty()) {
@@ -126,6 +180,7 @@ std::string OpenApi::IndexLocked() {
   for (const auto& r : catalogue_.Resources()) {
     if (served_(r)) keys.insert(GroupVersionKey(r));
   }
+  for (const auto& kind : custom_) keys.insert(GroupVersionKey(kind.info));
   for (const auto& key : keys) {
     const Document* d = GroupVersionLocked(key);
     if (d == nullptr) continue;
@@ -165,10 +220,15 @@ HttpResponse OpenApi::Serve(std::string_view path, std::string_view hash_param, 
                          accept.find("*/*") != std::string_view::npos;
     if (!json_ok) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
     if (v2_.empty()) {
+      json definitions = catalogue_.RawDefinitions();
+      for (const auto& kind : custom_) {
+        auto [name, schema] = CustomSchemaLocked(kind);
+        definitions[name] = std::move(schema);
+      }
       v2_ = Dump(json{{"swagger", "2.0"},
                       {"info", {{"title", "Kubernetes"}, {"version", "v1.36.0"}}},
                       {"paths", json::object()},
-                      {"definitions", catalogue_.RawDefinitions()}});
+                      {"definitions", std::move(definitions)}});
     }
     r.body = v2_;
     return r;

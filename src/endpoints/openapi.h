@@ -12,6 +12,10 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 #include <mutex>
 #include <string>
 
@@ -25,6 +29,14 @@ class OpenApi {
   using Served = std::function<bool(const catalogue::ResourceInfo&)>;
   OpenApi(const catalogue::Catalogue& catalogue, Served served);
 
+  // A served custom resource version and its CRD schema (openAPIV3Schema).
+  struct CustomKind {
+    catalogue::ResourceInfo info;
+    std::shared_ptr<const nlohmann::json> schema;
+  };
+  // Replaces the custom resources published; documents are rebuilt on their next request.
+  void SetCustomKinds(std::vector<CustomKind> kinds);
+
   // Handles GET /openapi/... (`path` starts with /openapi/).
   HttpResponse Serve(std::string_view path, std::string_view hash_param, std::string_view accept);
 
@@ -36,9 +48,13 @@ class OpenApi {
   const Document* GroupVersionLocked(const std::string& key);
   std::string IndexLocked();
 
+  // The schema name of a custom kind and its published schema ("com.example.v1.Widget").
+  std::pair<std::string, nlohmann::json> CustomSchemaLocked(const CustomKind& kind) const;
+
   const catalogue::Catalogue& catalogue_;
   Served served_;
   std::mutex mu_;
+  std::vector<CustomKind> custom_;        // guarded by mu_
   std::map<std::string, Document> docs_;  // "api/v1", "apis/apps/v1"; guarded by mu_
   std::string v2_;                        // guarded by mu_
 };

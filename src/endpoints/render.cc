@@ -26,9 +26,11 @@ Status CheckIncludeObject(std::string_view include_object) {
 json Table(const registry::Store& store, const std::vector<const json*>& objects, const std::string& rv,
            std::string_view include_object, const std::string& table_version) {
   const auto& info = store.info();
-  json table = printers::BuildTable(info.group, info.resource, objects, rv,
-                                    include_object.empty() ? "Metadata" : include_object,
-                                    std::chrono::system_clock::now());
+  const std::string_view include = include_object.empty() ? "Metadata" : include_object;
+  const auto now = std::chrono::system_clock::now();
+  const printers::TablePrinter* printer = store.strategy() ? store.strategy()->Printer() : nullptr;
+  json table = printer != nullptr ? printers::BuildTable(*printer, objects, rv, include, now)
+                                  : printers::BuildTable(info.group, info.resource, objects, rv, include, now);
   table["apiVersion"] = "meta.k8s.io/" + table_version;
   return table;
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/request_body.h"
 #include "registry/errors.h"
 
 namespace kube::endpoints {
@@ -89,23 +90,20 @@ Result<storage::ListOptions> ParseListOptions(const Query& query, bool watch) {
   return o;
 }
 
-Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, std::string_view body) {
+Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, const nlohmann::json* body) {
   registry::DeleteOptions o;
-  bool has_body = false;
-  for (char c : body) {
-    if (!std::isspace(static_cast<unsigned char>(c))) has_body = true;
-  }
   std::optional<bool> orphan;
-  if (has_body) {
-    // A body means the query's delete options are ignored entirely, as in kube.
-    auto j = nlohmann::json::parse(body, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      return Status::BadRequest("error decoding DeleteOptions: the body is not a JSON object");
-    }
+  // Go decodes into pointers: a field that is present counts, even with its zero value.
+  bool has_policy = false;
+  if (body != nullptr) {
+    const nlohmann::json& j = *body;
     if (auto g = j.find("gracePeriodSeconds"); g != j.end() && g->is_number_integer()) {
       o.grace_period_seconds = g->get<int64_t>();
     }
-    if (auto p = j.find("propagationPolicy"); p != j.end() && p->is_string()) o.propagation_policy = *p;
+    if (auto p = j.find("propagationPolicy"); p != j.end() && p->is_string()) {
+      o.propagation_policy = *p;
+      has_policy = true;
+    }
     if (auto od = j.find("orphanDependents"); od != j.end() && od->is_boolean()) orphan = od->get<bool>();
     if (auto pre = j.find("preconditions"); pre != j.end() && pre->is_object()) {
       if (auto uid = pre->find("uid"); uid != pre->end() && uid->is_string()) o.preconditions.uid = *uid;
@@ -128,23 +126,31 @@ Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, std::stri
     if (!grace.ok()) return grace.status();
     o.grace_period_seconds = *grace;
     o.propagation_policy = query.Get("propagationPolicy");
+    has_policy = !o.propagation_policy.empty();
     if (query.Has("orphanDependents")) orphan = query.Bool("orphanDependents");
     auto dry = DryRun(query, "DeleteOptions");
     if (!dry.ok()) return dry.status();
     o.dry_run = *dry;
   }
   registry::FieldErrors errors;
-  if (orphan && !o.propagation_policy.empty()) {
+  if (orphan && has_policy) {
     errors.push_back(FieldError{FieldError::Type::kInvalid, "propagationPolicy", registry::GoQuote(o.propagation_policy),
                                 "orphanDependents and deletionPropagation cannot be both set"});
   }
   const std::string& p = o.propagation_policy;
-  if (!p.empty() && p != "Orphan" && p != "Background" && p != "Foreground") {
+  if (has_policy && p != "Orphan" && p != "Background" && p != "Foreground") {
     errors.push_back(FieldError{FieldError::Type::kNotSupported, "propagationPolicy", registry::GoQuote(p),
                                 "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""});
   }
   if (!errors.empty()) return OptionsInvalid("DeleteOptions", errors);
   return o;
+}
+
+Result<registry::DeleteOptions> ReadDeleteOptions(const HttpRequest& request, const Query& query) {
+  if (!HasBody(request)) return ParseDeleteOptions(query, nullptr);
+  auto body = DecodeOptionsBody(request, "DeleteOptions");
+  if (!body.ok()) return body.status();
+  return ParseDeleteOptions(query, &*body);
 }
 
 Result<WriteParams> ParseWriteParams(const Query& query, std::string_view verb_options) {

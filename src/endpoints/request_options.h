@@ -5,9 +5,12 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 
+#include "endpoints/http.h"
 #include "endpoints/query.h"
 #include "registry/store.h"
 #include "storage/interface.h"
@@ -17,7 +20,13 @@ namespace kube::endpoints {
 // List or watch options from the query; `watch` selects the watch validation rules.
 Result<storage::ListOptions> ParseListOptions(const Query& query, bool watch);
 
-Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, std::string_view body);
+// DeleteOptions from the decoded options body (DecodeOptionsBody) or, when `body` is null, from
+// the query; a body means the query's delete options are ignored entirely, as in kube. Then
+// kube's ValidateDeleteOptions: 422 DeleteOptions.meta.k8s.io.
+Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, const nlohmann::json* body);
+// The DeleteOptions of a DELETE or DELETECOLLECTION request: its body in any encoding kube accepts
+// (JSON, YAML, protobuf; client-go's typed clients send protobuf), else its query.
+Result<registry::DeleteOptions> ReadDeleteOptions(const HttpRequest& request, const Query& query);
 
 struct WriteParams {
   bool dry_run = false;

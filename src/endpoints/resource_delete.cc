@@ -15,7 +15,7 @@ HttpResponse ApiServer::Delete(RequestScope& scope) {
     return ErrorResponse(registry::MethodNotSupportedError(
         scope.store->info().group, scope.store->info().resource + "/" + scope.info.subresource, "delete"));
   }
-  auto options = ParseDeleteOptions(scope.query, scope.request.body);
+  auto options = ReadDeleteOptions(scope.request, scope.query);
   if (!options.ok()) return ErrorResponse(options.status());
   const auto& info = scope.store->info();
   const std::string ns = info.namespaced ? scope.info.namespace_ : "";
@@ -35,7 +35,7 @@ HttpResponse ApiServer::Delete(RequestScope& scope) {
 HttpResponse ApiServer::DeleteCollection(RequestScope& scope) {
   auto list_options = ParseListOptions(scope.query, /*watch=*/false);
   if (!list_options.ok()) return ErrorResponse(list_options.status());
-  auto options = ParseDeleteOptions(Query::Parse(""), scope.request.body);
+  auto options = ReadDeleteOptions(scope.request, scope.query);
   if (!options.ok()) return ErrorResponse(options.status());
   const auto& info = scope.store->info();
   const std::string ns = info.namespaced ? scope.info.namespace_ : "";

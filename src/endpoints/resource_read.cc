@@ -22,9 +22,9 @@ namespace {
 // Streams one watch as newline-delimited JSON events, flushed one by one.
 class WatchBody final : public ResponseStream {
  public:
-  WatchBody(storage::WatchStreamPtr stream, const registry::Store* store, Representation rep,
+  WatchBody(storage::WatchStreamPtr stream, registry::StorePtr store, Representation rep,
             std::string include_object, storage::Clock::time_point deadline, EncodedObjects* encoded)
-      : stream_(std::move(stream)), store_(store), rep_(rep), include_object_(std::move(include_object)),
+      : store_(std::move(store)), stream_(std::move(stream)), rep_(rep), include_object_(std::move(include_object)),
         deadline_(deadline), encoded_(encoded) {}
 
   Step Next(std::string* out) override {
@@ -80,8 +80,9 @@ class WatchBody final : public ResponseStream {
   void Close() override { stream_->Stop(); }
 
  private:
+  // The store (and so, for a custom resource, its storage) outlives the stream it made.
+  registry::StorePtr store_;
   storage::WatchStreamPtr stream_;
-  const registry::Store* store_;
   Representation rep_;
   std::string include_object_;
   storage::Clock::time_point deadline_;
@@ -103,7 +104,7 @@ HttpResponse ApiServer::Get(RequestScope& scope) {
   auto obj = scope.store->Get(info.namespace_, info.name,
                               storage::GetOptions{.resource_version = scope.query.Get("resourceVersion")});
   if (!obj.ok()) return ErrorResponse(obj.status());
-  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj));
+  if (info.subresource == "scale") return Respond(scope, 200, ScaleOf(**obj, ScalePathsOf(*scope.store)));
   auto rendered = RenderObject(*scope.store, *obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, 200, *rendered);
@@ -121,6 +122,13 @@ HttpResponse ApiServer::List(RequestScope& scope) {
 }
 
 HttpResponse ApiServer::Watch(RequestScope& scope) {
+  if (scope.representation.yaml) {
+    // YAML has no stream framing: kube offers watches as JSON and protobuf only.
+    return ErrorResponse(Status(StatusCode::kNotAcceptable,
+                                "only the following media types are accepted: application/json, "
+                                "application/vnd.kubernetes.protobuf, application/json;stream=watch, "
+                                "application/vnd.kubernetes.protobuf;stream=watch"));
+  }
   auto options = ParseListOptions(scope.query, /*watch=*/true);
   if (!options.ok()) return ErrorResponse(options.status());
   const auto& info = scope.info;

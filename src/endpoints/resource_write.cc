@@ -4,15 +4,14 @@
 #include "endpoints/api_server.h"
 #include "endpoints/field_validation.h"
 #include "endpoints/render.h"
+#include "endpoints/request_body.h"
 #include "endpoints/reviews.h"
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
 #include "patch/json_patch.h"
-#include "protobuf/protobuf.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
-#include "yaml/yaml.h"
 
 namespace kube::endpoints {
 
@@ -20,49 +19,20 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kUnsupportedBody =
-    "the body of the request was in an unknown format - accepted media types include: "
-    "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
     "application/strategic-merge-patch+json";
+constexpr std::string_view kUnsupportedCustomPatch =
+    "the body of the request was in an unknown format - accepted media types include: "
+    "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
 
 Status Unsupported(std::string_view message) { return Status(StatusCode::kUnsupportedMediaType, std::string(message)); }
 
-Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates);
-
-// The request body as a JSON object (from JSON, YAML or protobuf). `duplicates` receives the
-// strict decoder's complaints about repeated keys.
-Result<json> DecodeBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
-  auto body = DecodeAnyBody(request, duplicates);
-  if (body.ok() && !body->is_object()) return Status::BadRequest("the body of the request must be a JSON object");
-  return body;
-}
-
-Result<json> DecodeAnyBody(const HttpRequest& request, std::vector<std::string>* duplicates) {
-  switch (ParseContentType(request.Header("Content-Type"))) {
-    case BodyType::kJson: {
-      json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-      if (body.is_discarded()) return Status::BadRequest("the request body is not valid JSON");
-      for (auto& path : DuplicateFields(request.body)) duplicates->push_back("duplicate field \"" + path + "\"");
-      return body;
-    }
-    case BodyType::kYaml: {
-      auto body = yaml::YamlToJson(request.body);
-      if (!body.ok()) return body;
-      // The strict decoder rejects what the lenient one let through: repeated keys.
-      if (auto strict = yaml::YamlToJsonStrict(request.body); !strict.ok()) {
-        duplicates->push_back(strict.status().message());
-      }
-      return body;
-    }
-    case BodyType::kProtobuf:
-      // Built-in kinds only, as in kube: the envelope names the kind, the catalogue its message.
-      return protobuf::DecodeObject(request.body);
-    default:
-      return Unsupported(kUnsupportedBody);
-  }
+// The kind a write to this request's target expects in its body (autoscaling/v1 Scale for scale).
+protobuf::KindDefaults ExpectedKind(const RequestScope& scope) {
+  if (scope.info.subresource == "scale") return {.api_version = "autoscaling/v1", .kind = "Scale"};
+  return {.api_version = scope.store->ApiVersion(), .kind = scope.store->info().kind};
 }
 
 // Drops fields the kind does not define and applies fieldValidation to them and to `duplicates`.
@@ -90,7 +60,7 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
 }
 
 HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
-  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj));
+  if (scope.info.subresource == "scale") return Respond(scope, code, ScaleOf(*obj, ScalePathsOf(*scope.store)));
   auto rendered = RenderObject(*scope.store, obj, scope.representation, scope.query.Get("includeObject"));
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, code, *rendered);
@@ -102,7 +72,7 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "CreateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(scope.request, &duplicates);
+  auto body = DecodeObjectBody(scope.request, ExpectedKind(scope), &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
@@ -113,7 +83,9 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
 
 HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(request, &duplicates);
+  auto body = DecodeObjectBody(request, {.api_version = info.group.empty() ? info.version : info.group + "/" + info.version,
+                                         .kind = info.kind},
+                               &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   return JsonResponse(201, AnswerReview(info, std::move(*body)), pretty);
 }
@@ -122,13 +94,13 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "UpdateOptions");
   if (!params.ok()) return ErrorResponse(params.status());
   std::vector<std::string> duplicates;
-  auto body = DecodeBody(scope.request, &duplicates);
+  auto body = DecodeObjectBody(scope.request, ExpectedKind(scope), &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
   const bool scale = scope.info.subresource == "scale";
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;
   auto transform = [&](const json& current) -> Result<json> {
-    if (scale) return WithReplicas(current, new_obj);
+    if (scale) return WithReplicas(current, new_obj, ScalePathsOf(*scope.store));
     return new_obj;
   };
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
@@ -145,8 +117,11 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
         "server-side apply (application/apply-patch+yaml) is not supported by this server yet; use "
         "client-side apply (kubectl apply without --server-side) or a JSON, merge or strategic merge patch"));
   }
-  if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch && type != BodyType::kStrategicMergePatch) {
-    return ErrorResponse(Unsupported(kUnsupportedPatch));
+  // Custom resources have no Go struct to merge strategically by.
+  const bool custom = scope.store->rules().custom_resource;
+  if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch &&
+      (type != BodyType::kStrategicMergePatch || custom)) {
+    return ErrorResponse(Unsupported(custom ? kUnsupportedCustomPatch : kUnsupportedPatch));
   }
   auto params = ParseWriteParams(scope.query, "PatchOptions");
   if (!params.ok()) return ErrorResponse(params.status());
@@ -164,12 +139,12 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   Status field_status;
   auto transform = [&](const json& current) -> Result<json> {
     // A scale patch applies to the Scale view, then lands in spec.replicas.
-    const json target = scale ? ScaleOf(current) : current;
+    const json target = scale ? ScaleOf(current, ScalePathsOf(*scope.store)) : current;
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
     if (!patched.ok()) return patched.status();
-    if (scale) return WithReplicas(current, *patched);
+    if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
     RequestScope& s = scope;
     s.warnings.clear();
     Status fs = ValidateFields(s, *params, &*patched, registry_->catalogue());

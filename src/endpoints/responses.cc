@@ -33,7 +33,9 @@ json StatusObject(const Status& status) {
     details["causes"] = std::move(causes);
   }
   if (status.retry_after_seconds() > 0) details["retryAfterSeconds"] = status.retry_after_seconds();
-  if (!details.empty()) out["details"] = std::move(details);
+  // Always present, {} when nothing is known: clients read it without a nil check (kubectl debug
+  // dereferences details of a 404), as kube's constructors set it.
+  out["details"] = std::move(details);
   return out;
 }
 

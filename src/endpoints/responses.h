@@ -15,7 +15,8 @@
 
 namespace kube::endpoints {
 
-// The metav1.Status object for a non-OK status.
+// The metav1.Status object for a non-OK status. `details` is always there: name, group, kind,
+// uid, causes and retryAfterSeconds where the status has them, {} otherwise.
 nlohmann::json StatusObject(const Status& status);
 HttpResponse ErrorResponse(const Status& status);
 HttpResponse JsonResponse(int code, const nlohmann::json& body, bool pretty = false);

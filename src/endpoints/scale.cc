@@ -37,14 +37,64 @@ std::string SelectorString(const json& selector) {
   return out;
 }
 
-}  // namespace
+// The value at a CRD scale path (".spec.replicas"), or null.
+const json& AtPath(const json& obj, std::string_view path) {
+  static const json kNull;
+  const json* node = &obj;
+  if (path.starts_with('.')) path.remove_prefix(1);
+  while (!path.empty()) {
+    const size_t dot = path.find('.');
+    const std::string key(path.substr(0, dot));
+    if (!node->is_object()) return kNull;
+    auto it = node->find(key);
+    if (it == node->end()) return kNull;
+    node = &*it;
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  return *node;
+}
 
-json ScaleOf(const json& obj) {
+json* MutableAtPath(json* obj, std::string_view path) {
+  if (path.starts_with('.')) path.remove_prefix(1);
+  while (!path.empty()) {
+    const size_t dot = path.find('.');
+    if (!obj->is_object()) *obj = json::object();
+    obj = &(*obj)[std::string(path.substr(0, dot))];
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  return obj;
+}
+
+json ScaleMetadata(const json& obj) {
   const json& meta = obj.contains("metadata") ? obj["metadata"] : json::object();
   json scale_meta = json::object();
   for (const char* f : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
     if (meta.contains(f)) scale_meta[f] = meta[f];
   }
+  return scale_meta;
+}
+
+// A custom resource's Scale: a missing replicas count reads as 0, a missing selector as none.
+json CustomScaleOf(const json& obj, const registry::ScalePaths& paths) {
+  const json& spec = AtPath(obj, paths.spec_replicas);
+  const json& status = AtPath(obj, paths.status_replicas);
+  json out = {{"kind", "Scale"},
+              {"apiVersion", "autoscaling/v1"},
+              {"metadata", ScaleMetadata(obj)},
+              {"spec", {{"replicas", spec.is_number_integer() ? spec.get<int64_t>() : 0}}},
+              {"status", {{"replicas", status.is_number_integer() ? status.get<int64_t>() : 0}}}};
+  if (!paths.label_selector.empty()) {
+    const json& selector = AtPath(obj, paths.label_selector);
+    if (selector.is_string() && !selector.get_ref<const std::string&>().empty()) out["status"]["selector"] = selector;
+  }
+  return out;
+}
+
+}  // namespace
+
+json ScaleOf(const json& obj, const registry::ScalePaths* paths) {
+  if (paths != nullptr) return CustomScaleOf(obj, *paths);
+  const json scale_meta = ScaleMetadata(obj);
   const json& spec = obj.contains("spec") && obj["spec"].is_object() ? obj["spec"] : json::object();
   const json& status = obj.contains("status") && obj["status"].is_object() ? obj["status"] : json::object();
   json out = {{"kind", "Scale"},
@@ -57,9 +107,13 @@ json ScaleOf(const json& obj) {
   return out;
 }
 
-json WithReplicas(json obj, const json& scale) {
+json WithReplicas(json obj, const json& scale, const registry::ScalePaths* paths) {
   if (scale.contains("spec") && scale["spec"].is_object() && scale["spec"].contains("replicas")) {
-    obj["spec"]["replicas"] = scale["spec"]["replicas"];
+    if (paths != nullptr) {
+      *MutableAtPath(&obj, paths->spec_replicas) = scale["spec"]["replicas"];
+    } else {
+      obj["spec"]["replicas"] = scale["spec"]["replicas"];
+    }
   }
   // The Scale's resourceVersion is the object's: carry it so a stale Scale conflicts.
   if (scale.contains("metadata") && scale["metadata"].is_object() && scale["metadata"].contains("resourceVersion")) {

@@ -1,17 +1,25 @@
-// The autoscaling/v1 Scale subresource of workload kinds (deployments, replicasets,
-// statefulsets, replicationcontrollers): a view of spec.replicas, status.replicas and the
-// selector as a string.
+// The autoscaling/v1 Scale subresource: for workload kinds (deployments, replicasets,
+// statefulsets, replicationcontrollers) a view of spec.replicas, status.replicas and the
+// selector as a string; for custom resources of the paths their CRD names.
 //
 // Thread-safety: pure functions.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include "registry/store.h"
+
 namespace kube::endpoints {
 
 // The Scale object for `obj` (metadata name/namespace/uid/resourceVersion/creationTimestamp).
-nlohmann::json ScaleOf(const nlohmann::json& obj);
-// `obj` with spec.replicas taken from `scale` (spec.replicas).
-nlohmann::json WithReplicas(nlohmann::json obj, const nlohmann::json& scale);
+// `paths`: where a custom resource keeps replicas and selector; null for built-in workloads.
+nlohmann::json ScaleOf(const nlohmann::json& obj, const registry::ScalePaths* paths = nullptr);
+// `obj` with its desired replicas taken from `scale` (spec.replicas).
+nlohmann::json WithReplicas(nlohmann::json obj, const nlohmann::json& scale,
+                            const registry::ScalePaths* paths = nullptr);
+// The scale paths of a store's kind (null for built-in workloads).
+inline const registry::ScalePaths* ScalePathsOf(const registry::Store& store) {
+  return store.strategy() ? store.strategy()->Scale() : nullptr;
+}
 
 }  // namespace kube::endpoints

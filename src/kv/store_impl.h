@@ -8,6 +8,8 @@
 //   index_mu  — readers shared, writers exclusive for the short moment a committed write is
 //               applied to `index` and `current` is raised. Guards `index`.
 //   WatcherState::mu — one watcher's queue.
+//   published_mu — a leaf: the writer notifies under it (holding write_mu); a progress requester
+//               waits on it holding no other kv lock.
 // `current`, `compact` and `published` are atomics so they can be read without locks; they are
 // only written under write_mu (and index_mu for current/compact).
 #pragma once
@@ -86,6 +88,11 @@ struct Store::Impl {
   std::atomic<int64_t> compact{0};
   // Highest revision whose events have been handed to every synced watcher.
   std::atomic<int64_t> published{1};
+  // Progress requesters waiting for `published` to reach the revision they saw as current. The
+  // writer notifies only while someone waits, so a write costs one atomic load here otherwise.
+  std::mutex published_mu;
+  std::condition_variable published_cv;
+  std::atomic<int> published_waiters{0};
 
   std::vector<std::shared_ptr<WatcherState>> synced;  // guarded by write_mu
   std::map<int64_t, Lease> leases;                     // guarded by write_mu
@@ -128,6 +135,9 @@ struct Store::Impl {
   // and sets *next to the first revision not read; kExpired when `from` is compacted.
   Status ReadHistory(const WatcherState& w, int64_t from, int64_t max_revisions,
                      std::vector<WatchResponse>* out, int64_t* next) const;
+  // Blocks until `published` >= revision, i.e. until the writes that have raised `current` that
+  // far have handed out their events. REQUIRES: write_mu not held.
+  void AwaitPublished(int64_t revision);
   // Joins `w` to the synced set if it has read all history. REQUIRES: write_mu not held.
   bool TrySync(const std::shared_ptr<WatcherState>& w);
   void Unregister(const std::shared_ptr<WatcherState>& w);

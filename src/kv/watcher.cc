@@ -64,6 +64,20 @@ void Store::Impl::FanOutLocked(int64_t revision, const std::vector<EventPtr>& ev
   }
   // Only now may a progress notification claim this revision: every synced watcher has it queued.
   published.store(revision);
+  if (published_waiters.load() > 0) {
+    std::lock_guard lock(published_mu);
+    published_cv.notify_all();
+  }
+}
+
+void Store::Impl::AwaitPublished(int64_t revision) {
+  if (published.load() >= revision) return;
+  std::unique_lock lock(published_mu);
+  // Raised before `published` is read again under the lock, and the writer stores `published`
+  // before it reads this count, so one of the two sees the other: no lost wake-up.
+  published_waiters.fetch_add(1);
+  published_cv.wait(lock, [&] { return published.load() >= revision; });
+  published_waiters.fetch_sub(1);
 }
 
 Status Store::Impl::ReadHistory(const WatcherState& w, int64_t from, int64_t max_revisions,
@@ -161,6 +175,16 @@ void Watcher::Cancel() {
 }
 
 void Watcher::RequestProgress() {
+  Store::Impl* store = nullptr;
+  {
+    std::lock_guard lock(state_->mu);
+    store = state_->store;
+  }
+  // The answer must cover every revision the requester could have seen as current (etcd answers
+  // at its current revision). A write that has raised `current` but not yet handed out its events
+  // finishes within moments; waiting for it here keeps Next() from answering below it. The Store
+  // outlives its watchers, so `store` stays valid even if the watch is canceled meanwhile.
+  if (store != nullptr) store->AwaitPublished(store->current.load());
   std::lock_guard lock(state_->mu);
   state_->progress_requested = true;
   state_->cv.notify_all();

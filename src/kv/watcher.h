@@ -35,7 +35,10 @@ class Watcher {
   std::optional<WatchResponse> Next(std::chrono::steady_clock::time_point deadline);
 
   // Asks for one kProgress response, sent once this watcher has been handed every event up to
-  // the current revision (etcd's RequestProgress).
+  // the current revision (etcd's RequestProgress). The response's revision is at least the
+  // store's revision when this was called. Only this watcher is involved; the response comes as
+  // soon as the watcher is synced and its queue is drained, not on any timer. May wait for a
+  // write that is being committed concurrently to hand out its events (microseconds).
   void RequestProgress();
 
   // Stops the watch; a blocked or later Next() returns kCanceled.

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "kv/store.h"
@@ -129,6 +130,35 @@ TEST_CASE("kv watch: requested progress comes only after every earlier event") {
   auto later = NextOrFail(*behind);
   CHECK(later.kind == WatchResponse::Kind::kProgress);
   CHECK(later.revision == 3);
+}
+
+TEST_CASE("kv watch: requested progress covers the revision current when it was asked") {
+  // Writes elsewhere run concurrently, so a request often arrives while a write has raised the
+  // revision but is still handing its events to the (many, idle) synced watchers.
+  auto store = OpenMem();
+  std::vector<WatcherPtr> idle;
+  for (int i = 0; i < 1000; ++i) idle.push_back(WatchPrefix(*store, "/idle/" + std::to_string(i) + "/"));
+  auto w = WatchPrefix(*store, "/p/");
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    for (int i = 0; !stop.load(); ++i) {
+      if (!store->Put("/other/" + std::to_string(i % 64), "v").ok()) break;
+    }
+  });
+  int below = 0, answered = 0, asked = 0;
+  // Until the writer reaches revision 3000 (each write a fan-out to 1000 watchers).
+  for (; store->CurrentRevision() < 3000; ++asked) {
+    const int64_t before = store->CurrentRevision();
+    w->RequestProgress();
+    auto r = w->Next(std::chrono::steady_clock::now() + 5s);
+    if (!r || r->kind != WatchResponse::Kind::kProgress) break;
+    ++answered;
+    if (r->revision < before) ++below;
+  }
+  stop = true;
+  writer.join();
+  CHECK(answered == asked);
+  CHECK(below == 0);
 }
 
 TEST_CASE("kv watch: periodic progress for watchers that asked") {

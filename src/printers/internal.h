@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -137,6 +138,13 @@ KUBE_PRINTER(CustomResourceDefinition);
 KUBE_PRINTER(Default);
 
 #undef KUBE_PRINTER
+
+// The metav1.Table envelope shared by every printer: column definitions, one row per non-null
+// object with its cells and the row object as `include_object` asks (see BuildTable);
+// `pod_conditions` adds the Completed condition to rows of finished pods.
+Json TableJson(const std::vector<Column>& columns, const std::function<Cells(const Json&)>& cells,
+               const std::vector<const Json*>& objects, const std::string& list_resource_version,
+               std::string_view include_object, bool pod_conditions);
 
 // True when the pod's row carries the Completed condition (phase Succeeded or Failed); `reason`
 // gets "Succeeded"/"Failed".

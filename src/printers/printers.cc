@@ -95,17 +95,34 @@ nlohmann::json BuildTable(std::string_view group, std::string_view resource,
                           const std::string& list_resource_version, std::string_view include_object,
                           std::chrono::system_clock::time_point now) {
   const Entry& entry = Lookup(group, resource);
-  Json columns = Json::array();
-  for (const Column& c : entry.columns()) columns.push_back(ColumnJson(c));
+  return internal::TableJson(
+      entry.columns(), [&](const Json& obj) { return entry.cells(obj, now); }, objects,
+      list_resource_version, include_object, group.empty() && resource == "pods");
+}
 
-  const bool is_pod = group.empty() && resource == "pods";
+nlohmann::json BuildTable(const TablePrinter& printer, const std::vector<const nlohmann::json*>& objects,
+                          const std::string& list_resource_version, std::string_view include_object,
+                          std::chrono::system_clock::time_point now) {
+  return internal::TableJson(
+      printer.Columns(), [&](const Json& obj) { return printer.Cells(obj, now); }, objects,
+      list_resource_version, include_object, /*pod_conditions=*/false);
+}
+
+namespace internal {
+
+Json TableJson(const std::vector<Column>& column_defs, const std::function<Cells(const Json&)>& cells,
+               const std::vector<const Json*>& objects, const std::string& list_resource_version,
+               std::string_view include_object, bool pod_conditions) {
+  Json columns = Json::array();
+  for (const Column& c : column_defs) columns.push_back(ColumnJson(c));
+
   Json rows = Json::array();
   for (const Json* obj : objects) {
     if (obj == nullptr) continue;
     Json row = Json::object();
-    row["cells"] = entry.cells(*obj, now);
+    row["cells"] = cells(*obj);
     std::string completed_reason;
-    if (is_pod && internal::PodCompleted(*obj, &completed_reason)) {
+    if (pod_conditions && PodCompleted(*obj, &completed_reason)) {
       row["conditions"] = Json::array(
           {Json{{"type", "Completed"},
                 {"status", "True"},
@@ -131,5 +148,7 @@ nlohmann::json BuildTable(std::string_view group, std::string_view resource,
               {"columnDefinitions", std::move(columns)},
               {"rows", std::move(rows)}};
 }
+
+}  // namespace internal
 
 }  // namespace kube::printers

@@ -64,6 +64,22 @@ nlohmann::json BuildTable(std::string_view group, std::string_view resource,
                           const std::string& list_resource_version, std::string_view include_object,
                           std::chrono::system_clock::time_point now);
 
+// The columns and cells of a kind whose printer is not built in: custom resources print the
+// additionalPrinterColumns of their CRD. Implementations must be immutable (shared by requests).
+class TablePrinter {
+ public:
+  virtual ~TablePrinter() = default;
+  virtual const std::vector<Column>& Columns() const = 0;
+  // One row's cells, matching Columns().
+  virtual std::vector<nlohmann::json> Cells(const nlohmann::json& object,
+                                            std::chrono::system_clock::time_point now) const = 0;
+};
+
+// BuildTable with `printer`'s columns and cells.
+nlohmann::json BuildTable(const TablePrinter& printer, const std::vector<const nlohmann::json*>& objects,
+                          const std::string& list_resource_version, std::string_view include_object,
+                          std::chrono::system_clock::time_point now);
+
 // True for the includeObject values kube accepts ("", "None", "Metadata", "Object"); kube
 // answers anything else with 400 `unrecognized includeObject value: "<v>"`.
 bool IsValidIncludeObject(std::string_view include_object);

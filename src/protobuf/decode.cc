@@ -1,4 +1,5 @@
 // Protobuf -> JSON (see protobuf.h for the contract).
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <vector>
@@ -305,7 +306,7 @@ class Decoder {
   std::vector<std::string> path_;
 };
 
-Result<json> DecodeEnvelope(std::string_view body, int depth);
+Result<json> DecodeEnvelope(std::string_view body, const KindDefaults& defaults, int depth);
 
 Status Decoder::RawJson(std::string_view raw, json* out, int depth) {
   if (raw.empty()) {
@@ -313,7 +314,7 @@ Status Decoder::RawJson(std::string_view raw, json* out, int depth) {
     return Status::OK();
   }
   if (raw.size() >= 4 && raw.substr(0, 4) == kMagic) {  // a nested protobuf object
-    Result<json> nested = DecodeEnvelope(raw, depth + 1);
+    Result<json> nested = DecodeEnvelope(raw, {}, depth + 1);
     if (!nested.ok()) return nested.status();
     *out = std::move(*nested);
     return Status::OK();
@@ -324,19 +325,22 @@ Status Decoder::RawJson(std::string_view raw, json* out, int depth) {
   return Status::OK();
 }
 
-Result<json> DecodeEnvelope(std::string_view body, int depth) {
+Result<json> DecodeEnvelope(std::string_view body, const KindDefaults& defaults, int depth) {
   if (depth > kMaxDepth) return Status::BadRequest("invalid protobuf body: nesting deeper than 100 levels");
   if (body.size() < kMagic.size()) return Status::BadRequest("invalid protobuf body: truncated before the k8s magic prefix");
   if (body.substr(0, 4) != kMagic)
     return Status::BadRequest("invalid protobuf body: missing the \"k8s\\x00\" magic prefix");
+  if (body.size() == kMagic.size()) return Status::BadRequest("empty body");
   // runtime.Unknown {1: typeMeta {1: apiVersion, 2: kind}, 2: raw, 3: contentEncoding, 4: contentType}
   static const protobuf::Message* unknown = ProtoCatalogue::Get().Find("k8s.io.apimachinery.pkg.runtime.Unknown");
   Decoder d;
   json env;
   KUBE_RETURN_IF_ERROR(d.Message(*unknown, body.substr(4), &env, depth));
   const json& tm = env.contains("typeMeta") ? env["typeMeta"] : json::object();
-  const std::string api_version = tm.value("apiVersion", "");
-  const std::string kind = tm.value("kind", "");
+  std::string api_version = tm.value("apiVersion", "");
+  std::string kind = tm.value("kind", "");
+  if (kind.empty()) kind = defaults.kind;
+  if (api_version.empty()) api_version = defaults.api_version;
   if (kind.empty() || api_version.empty())
     return Status::BadRequest("invalid protobuf body: the envelope has no apiVersion/kind");
   const std::string encoding = env.value("contentEncoding", "");
@@ -361,6 +365,13 @@ Result<json> DecodeEnvelope(std::string_view body, int depth) {
 }  // namespace
 
 std::string MessageNameFor(std::string_view api_version, std::string_view kind) {
+  // Option kinds are registered in every group version (metav1.AddToGroupVersion), so a client
+  // may send its own group's DeleteOptions.
+  static constexpr std::string_view kOptionKinds[] = {"DeleteOptions", "ListOptions",   "GetOptions",
+                                                      "CreateOptions", "UpdateOptions", "PatchOptions"};
+  if (std::find(std::begin(kOptionKinds), std::end(kOptionKinds), kind) != std::end(kOptionKinds)) {
+    return "k8s.io.apimachinery.pkg.apis.meta.v1." + std::string(kind);
+  }
   std::string_view group, version = api_version;
   if (size_t slash = api_version.find('/'); slash != std::string_view::npos) {
     group = api_version.substr(0, slash);
@@ -384,6 +395,6 @@ std::string MessageNameFor(std::string_view api_version, std::string_view kind) 
   return "";
 }
 
-Result<json> DecodeObject(std::string_view body) { return DecodeEnvelope(body, 0); }
+Result<json> DecodeObject(std::string_view body, const KindDefaults& defaults) { return DecodeEnvelope(body, defaults, 0); }
 
 }  // namespace kube::protobuf

@@ -43,8 +43,17 @@ namespace kube::protobuf {
 inline constexpr std::string_view kContentType = "application/vnd.kubernetes.protobuf";
 inline constexpr std::string_view kMagic{"k8s\0", 4};
 
-// Decodes a protobuf request body into a JSON object with apiVersion and kind set.
-Result<nlohmann::json> DecodeObject(std::string_view body);
+// The apiVersion and kind a decoder assumes where the envelope leaves them empty (kube's default
+// GroupVersionKind: a handler passes the kind it expects). Empty fields default nothing.
+struct KindDefaults {
+  std::string api_version;
+  std::string kind;
+};
+
+// Decodes a protobuf request body into a JSON object with apiVersion and kind set. An envelope
+// without kind takes `defaults.kind`, one without apiVersion `defaults.api_version`; a body that
+// is the magic prefix alone is BadRequest "empty body", as kube's decoder answers.
+Result<nlohmann::json> DecodeObject(std::string_view body, const KindDefaults& defaults = {});
 
 // Encodes a JSON object carrying apiVersion and kind into a protobuf body.
 Result<std::string> EncodeObject(const nlohmann::json& obj);
@@ -58,7 +67,9 @@ Result<std::string> EncodeStatus(const nlohmann::json& status);
 std::string EncodeWatchFrame(std::string_view type, std::string_view object_body);
 
 // The proto message name for an apiVersion/kind ("apps/v1", "Deployment" ->
-// "k8s.io.api.apps.v1.Deployment"); empty when the kind has no protobuf form.
+// "k8s.io.api.apps.v1.Deployment"); empty when the kind has no protobuf form. The option kinds
+// kube registers in every group version (DeleteOptions, ListOptions, GetOptions, CreateOptions,
+// UpdateOptions, PatchOptions) map to their meta.k8s.io/v1 message under any apiVersion.
 std::string MessageNameFor(std::string_view api_version, std::string_view kind);
 
 }  // namespace kube::protobuf

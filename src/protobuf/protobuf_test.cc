@@ -286,6 +286,67 @@ TEST_CASE("malformed input is BadRequest, never a crash") {
   CHECK_MESSAGE(deep.status().message().find("100") != std::string::npos, deep.status().message());
 }
 
+TEST_CASE("option kinds decode under any group version, as kube registers them in each") {
+  // client-go's typed clients wrap DeleteOptions in their own group version's envelope.
+  for (const char* api_version : {"v1", "apps/v1", "meta.k8s.io/v1", "batch/v1", "example.com/v1alpha1"}) {
+    CAPTURE(api_version);
+    CHECK(MessageNameFor(api_version, "DeleteOptions") == "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions");
+    auto empty = DecodeObject(Envelope(api_version, "DeleteOptions", ""));
+    REQUIRE_MESSAGE(empty.ok(), empty.status().ToString());
+    CHECK(*empty == json{{"apiVersion", api_version}, {"kind", "DeleteOptions"}});
+  }
+  CHECK(MessageNameFor("v1", "ListOptions") == "k8s.io.apimachinery.pkg.apis.meta.v1.ListOptions");
+  CHECK(MessageNameFor("apps/v1", "CreateOptions") == "k8s.io.apimachinery.pkg.apis.meta.v1.CreateOptions");
+  // An envelope without `raw` at all is the same empty DeleteOptions.
+  const std::string no_raw = std::string("k8s\0", 4) + LenField(1, LenField(1, "v1") + LenField(2, "DeleteOptions"));
+  auto bare = DecodeObject(no_raw);
+  REQUIRE_MESSAGE(bare.ok(), bare.status().ToString());
+  CHECK(*bare == json{{"apiVersion", "v1"}, {"kind", "DeleteOptions"}});
+  // Every field, written as gogo-protobuf writes them (field order, pointers present).
+  const std::string populated = std::string("\x08\x1e", 2) +                      // gracePeriodSeconds 30
+                                LenField(2, LenField(1, "u-1") + LenField(2, "42")) +  // preconditions
+                                std::string("\x18\x00", 2) +                      // orphanDependents false
+                                LenField(4, "Foreground") + LenField(5, "All");
+  auto full = DecodeObject(Envelope("v1", "DeleteOptions", populated));
+  REQUIRE_MESSAGE(full.ok(), full.status().ToString());
+  CHECK(*full == json::parse(R"({"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 30,
+      "preconditions": {"uid": "u-1", "resourceVersion": "42"}, "orphanDependents": false,
+      "propagationPolicy": "Foreground", "dryRun": ["All"]})"));
+  // A truncated DeleteOptions is a BadRequest naming the field.
+  auto truncated = DecodeObject(Envelope("v1", "DeleteOptions", std::string("\x08", 1)));
+  CHECK(truncated.status().code() == kube::StatusCode::kBadRequest);
+  CHECK_MESSAGE(truncated.status().message().find("gracePeriodSeconds") != std::string::npos,
+                truncated.status().message());
+}
+
+TEST_CASE("missing type meta takes the caller's defaults; the magic alone is an empty body") {
+  const std::string untyped = std::string("k8s\0", 4) + LenField(2, LenField(4, "Orphan"));
+  auto defaulted = DecodeObject(untyped, {.api_version = "meta.k8s.io/v1", .kind = "DeleteOptions"});
+  REQUIRE_MESSAGE(defaulted.ok(), defaulted.status().ToString());
+  CHECK(*defaulted == json::parse(
+      R"({"apiVersion": "meta.k8s.io/v1", "kind": "DeleteOptions", "propagationPolicy": "Orphan"})"));
+  CHECK(DecodeObject(untyped).status().code() == kube::StatusCode::kBadRequest);  // no defaults
+  // A kind in the envelope wins over the default.
+  auto own = DecodeObject(Envelope("v1", "ConfigMap", ""), {.api_version = "v1", .kind = "Secret"});
+  REQUIRE(own.ok());
+  CHECK((*own)["kind"] == "ConfigMap");
+  auto empty = DecodeObject(std::string("k8s\0", 4), {.api_version = "v1", .kind = "DeleteOptions"});
+  CHECK(empty.status().code() == kube::StatusCode::kBadRequest);
+  CHECK(empty.status().message() == "empty body");
+}
+
+TEST_CASE("an error Status keeps an empty details message, as Go's non-nil pointer marshals") {
+  auto enc = EncodeStatus({{"status", "Failure"}, {"code", 400}, {"reason", "BadRequest"},
+                           {"message", "m"}, {"details", json::object()}});
+  REQUIRE(enc.ok());
+  // Status field 5 (details) present with a zero-length payload.
+  CHECK(enc->find(std::string("\x2a\x00", 2)) != std::string::npos);
+  auto dec = DecodeObject(*enc);
+  REQUIRE(dec.ok());
+  REQUIRE(dec->contains("details"));
+  CHECK((*dec)["details"] == json::object());
+}
+
 TEST_CASE("deterministic fuzz: mutated bodies never crash") {
   std::vector<std::string> seeds;
   for (const char* name : {"configmap", "pod", "deployment", "lease", "sar"}) {

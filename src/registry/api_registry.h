@@ -1,14 +1,26 @@
-// ApiRegistry: the storage of every built-in resource of the catalogue, ready to serve — one kv
-// store; per storage prefix a KvStore and a watch cache; per served group/version/resource a
-// registry::Store; the namespace lifecycle with the initial namespaces.
+// ApiRegistry: the storage of every served resource — one kv store; per storage prefix a
+// KvStore and a watch cache; per served group/version/resource a registry::Store; the namespace
+// lifecycle with the initial namespaces.
 //
-// Thread-safety: immutable after Open(); every Store is safe for concurrent use.
+// The built-in resources of the catalogue are fixed at Open(). Custom resources come and go while
+// serving (ServeCustomResources / StopServingCustomResources, called by the apiextensions
+// controller): the set of them is an immutable snapshot swapped atomically, so a request looks
+// its resource up without taking a lock, and a request that started before a CRD went keeps the
+// Store (and its storage) it found alive until it ends.
+//
+// Thread-safety: every method is safe for concurrent use; every Store is safe for concurrent use.
+// Change listeners are called on the thread that changed the set, with no lock held.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "cacher/cacher.h"
 #include "catalogue/catalogue.h"
@@ -24,8 +36,49 @@ struct RegistryOptions {
   kv::Options kv;
   // Watch cache options for every resource.
   cacher::Options cacher;
-  // Readiness wait for the caches at Open(). Default: 10 s.
+  // Readiness wait for the caches at Open() and when a custom resource starts. Default: 10 s.
   std::chrono::milliseconds ready_timeout = std::chrono::seconds(10);
+  // Strategies of built-in kinds, by "group/resource" ("apiextensions.k8s.io/customresourcedefinitions").
+  // Default: none.
+  std::map<std::string, std::shared_ptr<const Strategy>, std::less<>> strategies;
+};
+
+using StorePtr = std::shared_ptr<Store>;
+
+// One served version of a custom resource.
+struct CustomResourceVersion {
+  // group, version, resource, kind, scope, verbs, subresources, names; storage_prefix is the
+  // CRD's ("/<group>/<plural>") and the same for every version.
+  catalogue::ResourceInfo info;
+  KindRules rules;
+  std::shared_ptr<const Strategy> strategy;
+  // The version's structural schema; must stay valid while `keep_alive` lives.
+  const catalogue::Schema* schema = nullptr;
+  // The version's openAPIV3Schema as the CRD gives it, for publishing OpenAPI.
+  std::shared_ptr<const nlohmann::json> openapi_schema;
+};
+
+// Everything served for one CustomResourceDefinition.
+struct CustomResourceSet {
+  std::string crd_name;  // "widgets.example.com"
+  // The CRD's uid: a re-created CRD of the same name gets fresh storage.
+  std::string crd_uid;
+  // The apiVersion objects are stored with (the storage version's).
+  std::string storage_api_version;
+  std::string kind;
+  std::vector<CustomResourceVersion> versions;  // served versions, kube's priority order
+  // Owns the schemas and strategies' shared state.
+  std::shared_ptr<const void> keep_alive;
+};
+
+// The custom resources served at one moment. Immutable.
+struct ServedCustomResources {
+  uint64_t generation = 0;  // grows with every change
+  std::map<std::string, StorePtr, std::less<>> stores;  // "group/version/resource"
+  // Every served custom resource version's info, grouped by group, in kube's version order.
+  std::vector<catalogue::ResourceInfo> resources;
+  // Per CRD, the set it was served from.
+  std::map<std::string, std::shared_ptr<const CustomResourceSet>, std::less<>> sets;
 };
 
 class ApiRegistry {
@@ -35,21 +88,45 @@ class ApiRegistry {
   ~ApiRegistry();
 
   const catalogue::Catalogue& catalogue() const { return catalogue_; }
-  // The store of a served resource, or nullptr (not served, or never stored: reviews, bindings).
-  Store* Find(std::string_view group, std::string_view version, std::string_view resource) const;
+  // The store of a served resource (built-in or custom), or nullptr (not served, or never
+  // stored: reviews, bindings). Lock-free.
+  StorePtr Find(std::string_view group, std::string_view version, std::string_view resource) const;
+  // The custom resources served now. Lock-free.
+  std::shared_ptr<const ServedCustomResources> CustomResources() const { return custom_.load(); }
   kv::Store* kv() const { return kv_.get(); }
   // OK when every cache has initialised.
   Status ReadinessCheck() const;
 
+  // Serves (or re-serves, after a change of the CRD) the custom resources of `set`: the
+  // storage of a CRD is created once per uid and kept across re-serves; the stores of its
+  // versions are replaced. Returns once the new storage's cache is ready.
+  Status ServeCustomResources(CustomResourceSet set);
+  // Stops serving a CRD's custom resources: they vanish from the set, their watches end. Their
+  // data stays in the kv store until deleted (the CRD cleanup deletes every object first).
+  void StopServingCustomResources(std::string_view crd_name);
+  // Called after every change of the served custom resources.
+  void AddChangeListener(std::function<void()> listener);
+
  private:
+  struct CustomStorage;
+
   explicit ApiRegistry(const catalogue::Catalogue& catalogue) : catalogue_(catalogue) {}
+  std::shared_ptr<CustomStorage> NewCustomStorage(const CustomResourceSet& set);
+  // Publishes `next` (built from the current set under change_mu_) and tells the listeners.
+  void PublishLocked(std::unique_lock<std::mutex>& lock, ServedCustomResources next);
 
   const catalogue::Catalogue& catalogue_;
+  RegistryOptions options_;
   std::unique_ptr<kv::Store> kv_;
   std::vector<std::unique_ptr<storage::KvStore>> kv_stores_;
   std::vector<std::unique_ptr<cacher::Cacher>> cachers_;
   NamespaceLifecycle namespaces_;
-  std::map<std::string, std::unique_ptr<Store>, std::less<>> stores_;  // "group/version/resource"
+  std::map<std::string, StorePtr, std::less<>> stores_;  // built-in, "group/version/resource"
+
+  std::atomic<std::shared_ptr<const ServedCustomResources>> custom_;
+  std::mutex change_mu_;  // serialises changes of custom_
+  std::map<std::string, std::shared_ptr<CustomStorage>, std::less<>> custom_storage_;  // by CRD name; guarded by change_mu_
+  std::vector<std::function<void()>> listeners_;  // guarded by change_mu_
 };
 
 }  // namespace kube::registry

@@ -20,6 +20,10 @@ struct KindRules {
   bool tracks_generation = false;
   // Annotation changes bump generation too (Deployment).
   bool generation_counts_annotations = false;
+  // Status changes bump generation too (custom resources without a status subresource).
+  bool generation_counts_status = false;
+  // A custom resource: no protobuf form and no strategic merge patch (no Go struct behind it).
+  bool custom_resource = false;
   // DELETE answers with the object rather than a Success Status.
   bool return_deleted_object = false;
   // Pods: deletion waits for the grace period when the pod is bound to a node.

@@ -32,6 +32,10 @@ void NamespaceLifecycle::AddNamespacedStore(Store* store) {
   namespaced_.push_back(store);
 }
 
+void NamespaceLifecycle::SetDynamicStores(std::function<std::vector<std::shared_ptr<Store>>()> stores) {
+  dynamic_stores_ = std::move(stores);
+}
+
 Status NamespaceLifecycle::EnsureInitialNamespaces() {
   for (const auto& name : kInitial) {
     auto created = namespaces_->Create("", Object{{"metadata", {{"name", name}}}}, WriteOptions{});
@@ -145,7 +149,11 @@ void NamespaceLifecycle::Run() {
 
 bool NamespaceLifecycle::Finalize(const std::string& name) {
   bool remaining = false;
-  for (Store* store : namespaced_) {
+  std::vector<std::shared_ptr<Store>> dynamic;
+  if (dynamic_stores_) dynamic = dynamic_stores_();
+  std::vector<Store*> stores = namespaced_;
+  for (const auto& s : dynamic) stores.push_back(s.get());
+  for (Store* store : stores) {
     auto deleted = store->DeleteCollection(name, storage::ListOptions{}, DeleteOptions{});
     auto left = store->List(name, storage::ListOptions{});
     if (!deleted.ok() || !left.ok() || !left->items.empty()) remaining = true;

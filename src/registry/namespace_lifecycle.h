@@ -13,6 +13,8 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -35,6 +37,9 @@ class NamespaceLifecycle {
   // REQUIRES: called before Start().
   void SetNamespaceStore(Store* namespaces);
   void AddNamespacedStore(Store* store);
+  // Namespaced stores that come and go while serving (custom resources), asked for on every
+  // pass of the controller. REQUIRES: called before Start().
+  void SetDynamicStores(std::function<std::vector<std::shared_ptr<Store>>()> stores);
 
   // Creates the four initial namespaces if missing.
   Status EnsureInitialNamespaces();
@@ -61,6 +66,7 @@ class NamespaceLifecycle {
 
   Store* namespaces_ = nullptr;
   std::vector<Store*> namespaced_;  // one per storage prefix
+  std::function<std::vector<std::shared_ptr<Store>>()> dynamic_stores_;
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -33,7 +33,7 @@ struct Reg {
     croles = Find("rbac.authorization.k8s.io", "v1", "clusterroles");
   }
   Store* Find(std::string_view g, std::string_view v, std::string_view res) {
-    Store* s = r->Find(g, v, res);
+    Store* s = r->Find(g, v, res).get();  // built-in stores live as long as the registry
     REQUIRE_MESSAGE(s != nullptr, res);
     return s;
   }

@@ -76,12 +76,15 @@ std::string NowRfc3339() {
 }
 
 Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
-             NamespaceLifecycle* namespaces)
+             NamespaceLifecycle* namespaces, StoreConfig config)
     : info_(info),
-      rules_(RulesFor(info.group, info.resource)),
+      rules_(config.rules ? std::move(*config.rules) : RulesFor(info.group, info.resource)),
       attrs_(AttrsFor(rules_, info.namespaced)),
       storage_(storage),
-      namespaces_(namespaces) {}
+      namespaces_(namespaces),
+      strategy_(std::move(config.strategy)),
+      schema_(config.schema),
+      owner_(std::move(config.owner)) {}
 
 std::string Store::ApiVersion() const {
   return info_.group.empty() ? info_.version : info_.group + "/" + info_.version;
@@ -110,11 +113,13 @@ ObjectPtr Store::AsServed(ObjectPtr obj) const {
   if (!obj) return obj;
   const std::string want = ApiVersion();
   auto it = obj->find("apiVersion");
-  if (it != obj->end() && it->is_string() && it->get_ref<const std::string&>() == want) return obj;
-  auto copy = std::make_shared<Object>(*obj);
-  (*copy)["apiVersion"] = want;
-  (*copy)["kind"] = info_.kind;
-  return copy;
+  if (it == obj->end() || !it->is_string() || it->get_ref<const std::string&>() != want) {
+    auto copy = std::make_shared<Object>(*obj);
+    (*copy)["apiVersion"] = want;
+    (*copy)["kind"] = info_.kind;
+    obj = std::move(copy);
+  }
+  return strategy_ ? strategy_->Decorate(std::move(obj)) : obj;
 }
 
 Result<ObjectPtr> Store::Get(std::string_view ns, std::string_view name,
@@ -205,6 +210,7 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
   if (info_.group.empty() && info_.resource == "pods") {
     (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", PodQosClass(*obj)}};
   }
+  if (strategy_) strategy_->PrepareForCreate(obj);
   return Status::OK();
 }
 
@@ -212,6 +218,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
   if (info_.namespaced && ns.empty()) {
     return Status::BadRequest("the server could not find the requested resource: a namespace is required");
   }
+  if (strategy_) KUBE_RETURN_IF_ERROR(strategy_->AdmitCreate());
   KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj));
   if (info_.namespaced && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/true, info_.group, info_.resource, NameOf(obj)));
@@ -231,6 +238,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
         }
       }
     }
+    if (errors.empty() && strategy_) errors = strategy_->Validate(obj);
     if (!errors.empty()) return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
     const std::string name = meta["name"];
     if (options.dry_run) {

@@ -8,12 +8,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "catalogue/catalogue.h"
 #include "registry/kind_rules.h"
+#include "registry/strategy.h"
 #include "storage/interface.h"
 
 namespace kube::registry {
@@ -31,14 +33,33 @@ struct DeleteOptions {
   bool dry_run = false;
 };
 
+// What a Store needs beyond its resource and storage.
+struct StoreConfig {
+  // The kind's rules. Default: RulesFor(group, resource) of the built-in table.
+  std::optional<KindRules> rules;
+  // Kind-specific hooks. Default: none (the generic behaviour only).
+  std::shared_ptr<const Strategy> strategy;
+  // The kind's schema (catalogue for built-in kinds, the CRD version's for custom resources).
+  // Default: none (nothing known about the body's fields).
+  const catalogue::Schema* schema = nullptr;
+  // Keeps the storage (and whatever `schema` points into) alive as long as the Store: custom
+  // resources' storage goes away with their CRD while requests may still hold the Store.
+  // Default: none (the caller keeps the storage alive).
+  std::shared_ptr<const void> owner;
+};
+
 class Store {
  public:
   Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
-        NamespaceLifecycle* namespaces);
+        NamespaceLifecycle* namespaces, StoreConfig config = {});
 
   const catalogue::ResourceInfo& info() const { return info_; }
   const KindRules& rules() const { return rules_; }
   storage::Interface* storage() const { return storage_; }
+  // The kind's schema, or nullptr when none is known.
+  const catalogue::Schema* schema() const { return schema_; }
+  // Kind-specific hooks, or nullptr.
+  const Strategy* strategy() const { return strategy_.get(); }
   // "v1" or "apps/v1".
   std::string ApiVersion() const;
   bool HasSubresource(std::string_view name) const;
@@ -91,6 +112,9 @@ class Store {
   storage::AttrsFunc attrs_;
   storage::Interface* storage_;
   NamespaceLifecycle* namespaces_;
+  std::shared_ptr<const Strategy> strategy_;
+  const catalogue::Schema* schema_;
+  std::shared_ptr<const void> owner_;
 };
 
 // RFC 3339 with second precision, UTC ("2024-05-01T12:00:00Z").

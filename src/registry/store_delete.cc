@@ -1,6 +1,7 @@
 // registry::Store: delete (finalizers, graceful deletion, preconditions) and deletecollection.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -76,7 +77,10 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
   }
   const bool is_namespace = info_.resource == "namespaces" && info_.group.empty();
   const int64_t grace = rules_.graceful_delete ? PodGrace(cur, options.grace_period_seconds) : 0;
-  const bool pending = HasFinalizers(cur) || grace > 0 || is_namespace;
+  const std::vector<std::string> added_finalizers =
+      strategy_ && !cur_meta.contains("deletionTimestamp") ? strategy_->FinalizersOnDelete(cur)
+                                                           : std::vector<std::string>{};
+  const bool pending = HasFinalizers(cur) || grace > 0 || is_namespace || !added_finalizers.empty();
 
   if (pending) {
     // Mark for deletion; the object stays until its finalizers (or grace period) are done.
@@ -100,6 +104,11 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
         }
       }
       if (is_namespace) next["status"]["phase"] = "Terminating";
+      for (const auto& f : added_finalizers) {
+        Object& list = meta["finalizers"];
+        if (!list.is_array()) list = Object::array();
+        if (std::find(list.begin(), list.end(), Object(f)) == list.end()) list.push_back(f);
+      }
       return next;
     };
     if (options.dry_run) {

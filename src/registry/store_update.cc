@@ -119,6 +119,7 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
     }
     if (rules_.tracks_generation) {
       bool changed = SpecOf(current) != SpecOf(next);
+      if (rules_.generation_counts_status) changed = changed || Member(current, "status") != Member(next, "status");
       if (rules_.generation_counts_annotations) {
         changed = changed || Member(cur_meta, "annotations") != Member(meta, "annotations");
       }
@@ -126,7 +127,9 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
     }
     if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, &next, &current);
   }
+  if (strategy_) strategy_->PrepareForUpdate(subresource, &next, current);
   FieldErrors errors = ValidateObjectMeta(next["metadata"], rules_.name_rule, info_.namespaced);
+  if (errors.empty() && strategy_) errors = strategy_->ValidateUpdate(subresource, next, current);
   if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
   return next;
 }

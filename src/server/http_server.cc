@@ -99,7 +99,8 @@ void ForEachServerSocket(int port, const std::function<void(int, bool)>& fn) {
 constexpr const char* kInternalError =
     R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
     R"("message":"Internal error occurred: unexpected failure while serving the request",)"
-    R"("reason":"InternalError","code":500})";
+    R"("reason":"InternalError","details":{"causes":[{"message":"unexpected failure while serving the request"}]},)"
+    R"("code":500})";
 
 }  // namespace
 
@@ -197,7 +198,8 @@ HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
       default: break;
     }
     res.set_content(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":")" +
-                        message + R"(","reason":")" + reason + R"(","code":)" + std::to_string(res.status) + "}",
+                        message + R"(","reason":")" + reason + R"(","details":{},"code":)" +
+                        std::to_string(res.status) + "}",
                     "application/json");
   });
   svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {

@@ -150,7 +150,9 @@ class Interface {
   virtual Result<Stats> GetStats() = 0;
   // OK once the storage can serve (for the cacher: after its first list).
   virtual Status ReadinessCheck() = 0;
-  // Asks for a progress notification on the storage watches opened with progress_notify.
+  // Asks for a progress notification on the storage watches opened with progress_notify. Each
+  // answers with a BOOKMARK at a revision at least the current one at the time of asking, as soon
+  // as it has delivered every event up to that revision (no timer is involved).
   virtual Status RequestWatchProgress() = 0;
   virtual Result<uint64_t> GetCurrentResourceVersion() = 0;
   // The latest compaction revision observed, 0 if none.

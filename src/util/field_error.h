@@ -5,6 +5,8 @@
 // Thread-safety: plain values and pure functions.
 #pragma once
 
+#include "util/go_format.h"  // GoQuote, for rendering field error values
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,7 +44,5 @@ struct FieldError {
 };
 using FieldErrors = std::vector<FieldError>;
 
-// Go's %q quoting of a string (strconv.Quote), for field error values.
-std::string GoQuote(std::string_view s);
 
 }  // namespace kube

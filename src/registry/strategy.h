@@ -1,0 +1,69 @@
+// Strategy: what one kind adds to the generic registry::Store beyond its KindRules — kube's
+// RESTCreateStrategy / RESTUpdateStrategy / RESTDeleteStrategy hooks for kinds whose behaviour is
+// not a table entry: custom resources (schema validation, pruning and defaulting on read), and
+// CustomResourceDefinitions themselves (defaulting, validation, the cleanup finalizer).
+//
+// Every hook has a neutral default, so a kind overrides only what it needs. Hooks are called with
+// no lock held and may run concurrently for different objects.
+//
+// Thread-safety: implementations must be immutable after construction (shared between threads).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "printers/printers.h"
+#include "registry/errors.h"
+#include "storage/interface.h"
+
+namespace kube::registry {
+
+// Where a kind keeps what its autoscaling/v1 Scale subresource shows (custom resources name the
+// paths in their CRD: ".spec.replicas"). Built-in workloads use spec.replicas, status.replicas
+// and spec.selector.
+struct ScalePaths {
+  std::string spec_replicas;    // ".spec.replicas"
+  std::string status_replicas;  // ".status.replicas"
+  std::string label_selector;   // ".status.selector" (a string); empty: no selector
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+
+  // Refuses a create before anything else happens (a CRD that is terminating: 405).
+  virtual Status AdmitCreate() const { return Status::OK(); }
+
+  // Create: called after system fields and built-in defaults are set, before validation.
+  virtual void PrepareForCreate(storage::Object* obj) const {}
+  // Update of the main resource or a subresource: `next` already carries the system fields kept
+  // from `current`; called before validation.
+  virtual void PrepareForUpdate(std::string_view subresource, storage::Object* next,
+                                const storage::Object& current) const {}
+
+  // Field errors for a new object (422 Invalid when not empty).
+  virtual FieldErrors Validate(const storage::Object& obj) const { return {}; }
+  // Field errors for an update of the main resource or of `subresource` ("status"); `old` is
+  // the stored object.
+  virtual FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
+                                     const storage::Object& old) const {
+    return {};
+  }
+
+  // Finalizers a DELETE adds before marking the object for deletion (a CRD gets
+  // customresourcecleanup.apiextensions.k8s.io, so its custom resources go first).
+  virtual std::vector<std::string> FinalizersOnDelete(const storage::Object& obj) const { return {}; }
+
+  // The object read from storage as served (a custom resource is pruned and defaulted against
+  // the served version's schema). Returns `obj` itself when nothing changes; never mutates it.
+  virtual storage::ObjectPtr Decorate(storage::ObjectPtr obj) const { return obj; }
+
+  // The scale subresource's paths, or nullptr for the built-in workload layout.
+  virtual const ScalePaths* Scale() const { return nullptr; }
+
+  // Server-side printing for a kind without a built-in printer (a CRD's printer columns), or
+  // nullptr for the built-in printers.
+  virtual const printers::TablePrinter* Printer() const { return nullptr; }
+};
+
+}  // namespace kube::registry
