@@ -148,6 +148,28 @@ class DefaultsChecker {
 
 }  // namespace
 
+bool HasUnprunedDefaults(const Schema& root) {
+  // Nodes repeat in shared subgraphs only for built-in definitions; CRD schemas are trees.
+  std::vector<std::pair<const Schema*, bool>> todo = {{&root, true}};
+  while (!todo.empty()) {
+    auto [s, is_root] = todo.back();
+    todo.pop_back();
+    if (const json* def = s->Default()) {
+      json pruned = *def;
+      PruneOptions options;
+      options.resource_root = is_root || s->EmbeddedResource();
+      Prune(s, &pruned, options);
+      if (!GoDeepEqual(pruned, *def)) return true;
+    }
+    if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
+      if (s->Items() != nullptr) todo.emplace_back(s->Items(), false);
+    } else if (s->type() == Schema::Type::kObject) {
+      for (const auto& name : s->FieldNames()) todo.emplace_back(s->Field(name), false);
+    }
+  }
+  return false;
+}
+
 FieldErrors ValidateDefaults(const Schema& root, const std::string& path, const DefaultValidationOptions& options) {
   FieldErrors out;
   DefaultsChecker(options).Check(root, path, &root, {}, false, true, &out);

@@ -37,4 +37,10 @@ struct DefaultValidationOptions {
 FieldErrors ValidateDefaults(const Schema& root, const std::string& path,
                              const DefaultValidationOptions& options = {});
 
+// Some default (along properties, items and additionalProperties) changes when pruned with its
+// node's schema: a stored CRD with such a schema may keep it on update (kube's
+// schemaHasUnprunedDefaults, which decides require_pruned above). Metadata coercion of defaults
+// inside embedded resources is not modelled.
+bool HasUnprunedDefaults(const Schema& root);
+
 }  // namespace kube::schema

@@ -43,6 +43,12 @@ TEST_CASE("default validation: a default pruning would change is refused") {
     "properties":{"a":{"type":"string"}}}}})";
   CHECK(Defaults(schema) ==
         Lines{R"(spec.versions[0].schema.openAPIV3Schema.properties[spec].default: Invalid value: {"a":"x","bogus":1}: must not have unknown fields)"});
+  CHECK(HasUnprunedDefaults(*Crd(schema)->Root()));
+  CHECK_FALSE(HasUnprunedDefaults(*Crd(R"({"type":"object","properties":{"a":{"type":"object","default":{"b":1},
+    "properties":{"b":{"type":"integer"}}},"m":{"type":"object","additionalProperties":{"type":"object",
+    "properties":{"x":{"type":"string","default":"y"}}}}}})")->Root()));
+  CHECK(HasUnprunedDefaults(*Crd(R"({"type":"object","properties":{"m":{"type":"object","additionalProperties":{
+    "type":"object","default":{"z":1},"properties":{"x":{"type":"string"}}}}}})")->Root()));
   DefaultValidationOptions lenient;
   lenient.require_pruned = false;
   CHECK(Defaults(schema, lenient).empty());

@@ -1,6 +1,7 @@
-// How kube's Go code sees and prints JSON values, for messages that must match it byte for byte:
-// decoded custom resources hold int64 for integers that fit and float64 for every other number;
-// field errors print numbers with %v, strings with %q and everything else as json.Marshal does.
+// How kube's Go code sees JSON values, for messages that must match it byte for byte: decoded
+// custom resources hold int64 for integers that fit and float64 for every other number; field
+// errors print numbers with %v, strings with %q and everything else as json.Marshal does (the
+// renderings themselves are util/go_format.h's).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -17,11 +18,9 @@ bool IsGoInt(const nlohmann::json& v);
 int64_t GoInt(const nlohmann::json& v);        // IsGoInt values
 double GoFloat(const nlohmann::json& v);       // any number as float64
 
-// fmt's %v of a float64 ("1.5", "10", "123456", "1e+06").
-std::string FormatGoFloat(double f);
 // strconv.FormatFloat(f, 'f', -1, 64) ("1000000", "0.5").
 std::string FormatFloatPlain(double f);
-// json.Marshal of a decoded value: sorted keys, no spaces, Go's number and string escaping.
+// json.Marshal of a decoded value.
 std::string GoJson(const nlohmann::json& v);
 // field.Error's rendering of a bad value: numbers and booleans plain, strings quoted, the rest as
 // JSON ("null" for null).

@@ -122,6 +122,30 @@ std::optional<T> Number(const json& j, const char* key) {
   return it->get<T>();
 }
 
+// regexp.Compile's error for a pattern RE2 refuses: RE2 follows Go's syntax, its error codes map
+// onto Go's and its error_arg is Go's offending fragment.
+std::string GoRegexpError(const RE2& re) {
+  std::string_view code;
+  switch (re.error_code()) {
+    case RE2::ErrorBadEscape: code = "invalid escape sequence"; break;
+    case RE2::ErrorBadCharClass: code = "invalid character class"; break;
+    case RE2::ErrorBadCharRange: code = "invalid character class range"; break;
+    case RE2::ErrorMissingBracket: code = "missing closing ]"; break;
+    case RE2::ErrorMissingParen: code = "missing closing )"; break;
+    case RE2::ErrorUnexpectedParen: code = "unexpected )"; break;
+    case RE2::ErrorTrailingBackslash: code = "trailing backslash at end of expression"; break;
+    case RE2::ErrorRepeatArgument: code = "missing argument to repetition operator"; break;
+    case RE2::ErrorRepeatSize: code = "invalid repeat count"; break;
+    case RE2::ErrorRepeatOp: code = "invalid nested repetition operator"; break;
+    case RE2::ErrorBadPerlOp: code = "invalid or unsupported Perl syntax"; break;
+    case RE2::ErrorBadUTF8: code = "invalid UTF-8"; break;
+    case RE2::ErrorBadNamedCapture: code = "invalid named capture"; break;
+    case RE2::ErrorPatternTooLarge: code = "expression too large"; break;
+    default: code = "regexp/syntax: internal error"; break;
+  }
+  return "error parsing regexp: " + std::string(code) + ": `" + re.error_arg() + "`";
+}
+
 // Turns OpenAPI JSON into Nodes; see graph.h for the two modes.
 class Builder {
  public:
@@ -238,7 +262,11 @@ class Builder {
       RE2::Options options;
       options.set_log_errors(false);
       auto re = std::make_shared<const RE2>(v->pattern, options);
-      if (re->ok()) v->compiled_pattern = std::move(re);
+      if (re->ok()) {
+        v->compiled_pattern = std::move(re);
+      } else {
+        v->pattern_error = GoRegexpError(*re);
+      }
     }
     v->max_items = Number<int64_t>(s, "maxItems");
     v->min_items = Number<int64_t>(s, "minItems");

@@ -13,6 +13,7 @@
 #include "schema/formats.h"
 #include "schema/go_values.h"
 #include "schema/openapi_result.h"
+#include "util/go_format.h"
 
 namespace kube::schema {
 
@@ -73,7 +74,7 @@ std::string RangeError(const json& v, std::string_view type_name, std::string_vi
 }
 
 std::string IntOrFloat(double f, bool as_int) {
-  return as_int ? std::to_string(static_cast<int64_t>(f)) : FormatGoFloat(f);
+  return as_int ? std::to_string(static_cast<int64_t>(f)) : GoFormatFloat(f);
 }
 
 // reflect's conversion of `data` to the enum value's Go type, then DeepEqual.
@@ -300,7 +301,9 @@ class Validator {
     if (!n.vv->pattern.empty()) {
       if (!n.vv->compiled_pattern) {
         return Failed(Make(Code::kOther, path,
-                           path + " in body should match '" + n.vv->pattern + ", but pattern is invalid'", data));
+                           path + " in body should match '" + n.vv->pattern + ", but pattern is invalid: " +
+                               n.vv->pattern_error + "'",
+                           data));
       }
       if (!RE2::PartialMatch(s, *n.vv->compiled_pattern)) {
         return Failed(Make(Code::kOther, path, path + " in body should match '" + n.vv->pattern + "'", data));

@@ -103,3 +103,73 @@ TEST_CASE("prune: a null schema or value prunes nothing") {
 
 }  // namespace
 }  // namespace kube::schema
+
+namespace kube::schema {
+namespace {
+
+TEST_CASE("prune: apiextensions' own cases (pkg/apiserver/schema/pruning)") {
+  auto nested = Crd(R"({"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{
+    "alpha":{"type":"string"},"beta":{"type":"number"},
+    "pruning":{"type":"object","properties":{
+      "preserving":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"pruning":{"type":"object"}}},
+    "preserving":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{
+      "preserving":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+      "preservingUnknownType":{"x-kubernetes-preserve-unknown-fields":true},
+      "pruning":{"type":"object"}}},
+    "preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields":{"type":"object","x-kubernetes-preserve-unknown-fields":true,
+      "additionalProperties":{"type":"object","properties":{"specified":{"type":"object"}}}},
+    "preservingAdditionalPropertiesKeyPruneValues":{"type":"object",
+      "additionalProperties":{"type":"object","properties":{"specified":{"type":"object"}}}}}})");
+  json obj = json::parse(R"({"unspecified":"bar","alpha":"abc","beta":42.0,"unspecifiedObject":{"unspecified":"bar"},
+    "pruning":{"unspecified":"bar","unspecifiedObject":{"unspecified":"bar"},"pruning":{"unspecified":"bar"},
+               "apiVersion":"unknown","preserving":{"unspecified":"bar"}},
+    "preserving":{"unspecified":"bar","unspecifiedObject":{"unspecified":"bar"},"pruning":{"unspecified":"bar"},
+                  "preserving":{"unspecified":"bar"},"preservingUnknownType":[{"foo":true},{"bar":true}]},
+    "preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields":{"foo":{"specified":{"unspecified":"bar"},"unspecified":"bar"}},
+    "preservingAdditionalPropertiesKeyPruneValues":{"foo":{"specified":{"unspecified":"bar"},"unspecified":"bar"}}})");
+  CHECK(Prune(nested->Root(), &obj) ==
+        Paths{"preserving.pruning.unspecified", "preservingAdditionalPropertiesKeyPruneValues.foo.specified.unspecified",
+              "preservingAdditionalPropertiesKeyPruneValues.foo.unspecified",
+              "preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields.foo.specified.unspecified",
+              "preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields.foo.unspecified", "pruning.apiVersion",
+              "pruning.pruning.unspecified", "pruning.unspecified", "pruning.unspecifiedObject"});
+  CHECK(obj == json::parse(R"({"unspecified":"bar","alpha":"abc","beta":42.0,"unspecifiedObject":{"unspecified":"bar"},
+    "pruning":{"pruning":{},"preserving":{"unspecified":"bar"}},
+    "preserving":{"unspecified":"bar","unspecifiedObject":{"unspecified":"bar"},"pruning":{},"preserving":{"unspecified":"bar"},
+                  "preservingUnknownType":[{"foo":true},{"bar":true}]},
+    "preservingAdditionalPropertiesNotInheritingXPreserveUnknownFields":{"foo":{"specified":{}}},
+    "preservingAdditionalPropertiesKeyPruneValues":{"foo":{"specified":{}}}})"));
+
+  auto embedded = Crd(R"({"type":"object","properties":{
+    "pruned":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"spec":{"type":"object"}}},
+    "preserving":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true},
+    "nested":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"spec":{"type":"object","properties":{
+      "embedded":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"spec":{"type":"object"}}}}}}}}})");
+  const std::string resource =
+      R"({"apiVersion":"foo/v1","kind":"Foo","unspecified":"bar","metadata":{"name":"instance","unspecified":"bar"},"spec":{"unspecified":"bar"}})";
+  json in = json::parse(resource);
+  in.erase("spec");
+  in["pruned"] = json::parse(resource);
+  in["preserving"] = json::parse(resource);
+  in["nested"] = json::parse(resource);
+  in["nested"]["spec"]["embedded"] = json::parse(resource);
+  CHECK(Prune(embedded->Root(), &in) ==
+        Paths{"nested.spec.embedded.spec.unspecified", "nested.spec.embedded.unspecified", "nested.spec.unspecified",
+              "nested.unspecified", "pruned.spec.unspecified", "pruned.unspecified", "unspecified"});
+  const json kept = json::parse(R"({"apiVersion":"foo/v1","kind":"Foo","metadata":{"name":"instance","unspecified":"bar"},"spec":{}})");
+  CHECK(in["pruned"] == kept);
+  CHECK(in["preserving"] == json::parse(resource));
+  json nested_kept = kept;
+  nested_kept["spec"] = {{"embedded", kept}};
+  CHECK(in["nested"] == nested_kept);
+  CHECK_FALSE(in.contains("apiVersion"));  // not a resource root: dropped without a word
+  CHECK_FALSE(in.contains("metadata"));
+
+  auto array = Crd(R"({"type":"array","items":{"type":"object","properties":{"a":{},"c":{}}}})");
+  json list = json::parse(R"([{"a":1},{"b":1},{"a":1,"b":2,"c":3}])");
+  CHECK(Prune(array->Root(), &list) == Paths{"[1].b", "[2].b"});
+  CHECK(list == json::parse(R"([{"a":1},{},{"a":1,"c":3}])"));
+}
+
+}  // namespace
+}  // namespace kube::schema

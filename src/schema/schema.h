@@ -45,6 +45,9 @@ struct ValueValidation {
   // `pattern` compiled (RE2 is Go's regexp syntax); null when there is no pattern or it does not
   // compile (validation then reports the pattern as invalid).
   std::shared_ptr<const re2::RE2> compiled_pattern;
+  // Why `pattern` does not compile, worded as Go's regexp package words it
+  // ("error parsing regexp: missing argument to repetition operator: `+`"); empty when it does.
+  std::string pattern_error;
   std::optional<int64_t> max_items;
   std::optional<int64_t> min_items;
   bool unique_items = false;
