@@ -22,9 +22,16 @@ FieldErrors ValidateSchemaDefaults(const nlohmann::json& openapi, const FieldPat
                                   schema::DefaultValidationOptions{.require_pruned = require_pruned});
 }
 
+// A stored CRD may keep defaults that pruning would change (kube's requirePrunedDefaults).
+bool HasUnprunedDefaults(const nlohmann::json& openapi) {
+  auto graph = schema::SchemaGraph::FromOpenAPIV3(openapi);
+  return graph.ok() && schema::HasUnprunedDefaults(*(*graph)->Root());
+}
+
 CrdValidationOptions Options() {
   CrdValidationOptions options;
   options.validate_defaults = ValidateSchemaDefaults;
+  options.has_unpruned_defaults = HasUnprunedDefaults;
   return options;
 }
 
