@@ -17,14 +17,10 @@
 // Usage: crd_bench [path/to/kube-apiserver-lite]
 //   default: ../kube-apiserver-lite next to this binary's directory, else build/kube-apiserver-lite
 #include <httplib.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <random>
 #include <string>
 #include <thread>
@@ -314,23 +310,14 @@ void CustomResourcesBesideConfigMaps(Table* table, const Endpoint& ep) {
 
 int main(int argc, char** argv) {
   const auto run_start = Clock::now();
-  std::signal(SIGPIPE, SIG_IGN);  // a closed connection must fail the request, not the process
-  const std::string binary = ServerBinary(argc, argv);
-  if (::access(binary.c_str(), X_OK) != 0) {
-    return Fail("server binary " + binary + " is not executable; pass its path as argv[1]"), 1;
-  }
-  char dir_template[] = "/tmp/crd_bench.XXXXXX";
-  if (::mkdtemp(dir_template) == nullptr) return Fail("mkdtemp failed"), 1;
-  const std::string kubeconfig = std::string(dir_template) + "/kubeconfig";
+  BenchSetup setup;
+  if (!SetUpBench(argc, argv, "crd_bench", &setup)) return 1;
   std::printf("crd_bench: server %s (a child process, plain HTTP on loopback); %u hardware threads\n\n",
-              binary.c_str(), std::thread::hardware_concurrency());
+              setup.binary.c_str(), std::thread::hardware_concurrency());
   std::fflush(stdout);
   Table table;
   ServerProcess server;
-  if (StartServer(&server, binary, kubeconfig) < 0) {
-    std::filesystem::remove_all(dir_template);
-    return table.Print(), 1;
-  }
+  if (StartServer(&server, setup.binary, setup.kubeconfig) < 0) return table.Print(), 1;
   const Endpoint ep{server.host(), server.port()};
   const long rss_idle = server.RssKiB();
 
@@ -346,7 +333,6 @@ int main(int argc, char** argv) {
 
   const std::string stopped = server.Stop(kStopTimeout);
   Expect(stopped.empty(), "stop the server: " + stopped);
-  std::filesystem::remove_all(dir_template);
   table.Print();
   std::printf("\ntotal run time %.1f s; %d failed check(s)\n", SecondsSince(run_start), FailureCount());
   return FailureCount() == 0 ? 0 : 1;

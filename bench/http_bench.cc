@@ -329,14 +329,10 @@ int main(int argc, char** argv) {
   const auto run_start = Clock::now();
   std::printf("http_bench: %u hardware threads (std::thread::hardware_concurrency)\n",
               std::thread::hardware_concurrency());
-  std::signal(SIGPIPE, SIG_IGN);  // a closed connection must fail the request, not the process
-  const std::string binary = ServerBinary(argc, argv);
-  if (::access(binary.c_str(), X_OK) != 0) {
-    return Fail("server binary " + binary + " is not executable; pass its path as argv[1]"), 1;
-  }
-  char dir_template[] = "/tmp/http_bench.XXXXXX";
-  if (::mkdtemp(dir_template) == nullptr) return Fail("mkdtemp failed"), 1;
-  const std::string kubeconfig = std::string(dir_template) + "/kubeconfig";
+  BenchSetup setup;
+  if (!SetUpBench(argc, argv, "http_bench", &setup)) return 1;
+  const std::string& binary = setup.binary;
+  const std::string& kubeconfig = setup.kubeconfig;
   std::printf("Server: %s (a child process, plain HTTP on loopback). Load: %d threads, each with its "
               "own keep-alive httplib client;\nlatencies are percentiles over all requests, req/s = "
               "requests / wall time of the whole load.\n\n", binary.c_str(), kThreads);
@@ -361,10 +357,7 @@ int main(int argc, char** argv) {
     table.Info("cold start slowest", Percentile(ms, 1.0), "ms", of, ok);
   }
   ServerProcess server;
-  if (StartServer(&server, binary, kubeconfig) < 0) {
-    std::filesystem::remove_all(dir_template);
-    return table.Print(), 1;
-  }
+  if (StartServer(&server, binary, kubeconfig) < 0) return table.Print(), 1;
   const Endpoint ep{server.host(), server.port()};
   RssRow(&table, "idle RSS right after ready", server);
 
@@ -430,7 +423,6 @@ int main(int argc, char** argv) {
                 std::to_string(std::chrono::milliseconds(kWatchSpacing).count()) + " ms apart");
   WatchFanout(&table, &server);
 
-  std::filesystem::remove_all(dir_template);
   table.Print();
   std::printf("\ntotal run time %.1f s; %d failed check(s)\n", SecondsSince(run_start),
               FailureCount());

@@ -1,14 +1,16 @@
 // The HTTP side of the benchmarks that drive the real server binary (http_bench, crd_bench):
 // keep-alive cpp-httplib clients, response checks, a parallel request load from N client threads,
-// starting the server child until /readyz answers, and finding the binary. Header-only; each
+// starting the server child until /readyz answers, finding the binary and a scratch directory. Header-only; each
 // function is called from one thread unless its comment says otherwise (ParallelLoad runs its
 // `request` and `check` callbacks on its worker threads, concurrently).
 #pragma once
 
 #include <httplib.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <latch>
 #include <memory>
@@ -159,6 +161,36 @@ inline std::string ServerBinary(int argc, char** argv) {
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const auto sibling = ec ? std::filesystem::path() : self.parent_path().parent_path() / "kube-apiserver-lite";
   return !ec && ::access(sibling.c_str(), X_OK) == 0 ? sibling.string() : "build/kube-apiserver-lite";
+}
+
+// What a benchmark of the binary sets up before starting it: the binary (ServerBinary), and a
+// scratch directory for the server's kubeconfig, removed with this object.
+struct BenchSetup {
+  std::string binary;
+  std::string dir;
+  std::string kubeconfig;  // dir + "/kubeconfig"
+  BenchSetup() = default;
+  BenchSetup(const BenchSetup&) = delete;
+  BenchSetup& operator=(const BenchSetup&) = delete;
+  ~BenchSetup() {
+    if (!dir.empty()) std::filesystem::remove_all(dir);
+  }
+};
+
+// Ignores SIGPIPE (a closed connection must fail the request, not the process), finds the binary
+// and checks it is executable, and makes the scratch directory /tmp/<name>.XXXXXX. False after a
+// failed check.
+inline bool SetUpBench(int argc, char** argv, const std::string& name, BenchSetup* setup) {
+  std::signal(SIGPIPE, SIG_IGN);
+  setup->binary = ServerBinary(argc, argv);
+  if (::access(setup->binary.c_str(), X_OK) != 0) {
+    return Fail("server binary " + setup->binary + " is not executable; pass its path as argv[1]");
+  }
+  std::string dir_template = "/tmp/" + name + ".XXXXXX";
+  if (::mkdtemp(dir_template.data()) == nullptr) return Fail("mkdtemp failed");
+  setup->dir = dir_template;
+  setup->kubeconfig = setup->dir + "/kubeconfig";
+  return true;
 }
 
 }  // namespace kube::bench
