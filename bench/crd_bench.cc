@@ -40,7 +40,7 @@ constexpr int kLatencyCrds = 20;
 constexpr int kBatchCrds = 50;
 constexpr int kThreads = 16;        // load threads, each with its own keep-alive client
 constexpr size_t kCreates = 4'000;  // per kind
-constexpr size_t kGets = 10'000;    // per kind
+constexpr size_t kGets = 20'000;    // per kind
 constexpr size_t kLists = 48;       // per kind, each of the whole collection (kCreates objects)
 constexpr auto kPollEvery = 200us;
 constexpr auto kServedTimeout = 10s;  // per CRD in step 1
@@ -260,9 +260,9 @@ LoadResult Lists(const Endpoint& ep, const Kind& kind) {
 
 // The rows of one operation for both kinds, and the CR/ConfigMap rate ratio.
 void CompareRows(Table* table, const std::string& op, const LoadResult& cm, const LoadResult& cr,
-                 size_t expected) {
-  LoadRows(table, "ConfigMap " + op, cm, expected);
-  LoadRows(table, "CR " + op, cr, expected);
+                 size_t expected, const std::string& latency_unit) {
+  LoadRows(table, "ConfigMap " + op, cm, expected, latency_unit);
+  LoadRows(table, "CR " + op, cr, expected, latency_unit);
   const double cm_rate = static_cast<double>(cm.latencies_us.size()) / cm.seconds;
   const double cr_rate = static_cast<double>(cr.latencies_us.size()) / cr.seconds;
   table->Info("CR/ConfigMap " + op + " rate", cr_rate / cm_rate, "x", "target >= 0.67 (1.5x)",
@@ -289,7 +289,7 @@ void CustomResourcesBesideConfigMaps(Table* table, const Endpoint& ep) {
   table->Section("3a. create (" + std::to_string(kCreates) + " each, unique names)");
   const LoadResult cm_create = Creates(ep, cm);
   const LoadResult cr_create = Creates(ep, cr);
-  CompareRows(table, "create", cm_create, cr_create, kCreates);
+  CompareRows(table, "create", cm_create, cr_create, kCreates, "us");
 
   table->Section("3b. get (" + std::to_string(kGets) + " each, random names)");
   std::vector<size_t> pick(kGets);
@@ -297,13 +297,13 @@ void CustomResourcesBesideConfigMaps(Table* table, const Endpoint& ep) {
   for (size_t& p : pick) p = std::uniform_int_distribution<size_t>(0, kCreates - 1)(rng);
   const LoadResult cm_get = Gets(ep, cm, pick);
   const LoadResult cr_get = Gets(ep, cr, pick);
-  CompareRows(table, "get", cm_get, cr_get, kGets);
+  CompareRows(table, "get", cm_get, cr_get, kGets, "us");
 
   table->Section("3c. list (" + std::to_string(kLists) + " each, the whole collection of " +
                  std::to_string(kCreates) + ")");
   const LoadResult cm_list = Lists(ep, cm);
   const LoadResult cr_list = Lists(ep, cr);
-  CompareRows(table, "list", cm_list, cr_list, kLists);
+  CompareRows(table, "list", cm_list, cr_list, kLists, "ms");
 }
 
 }  // namespace

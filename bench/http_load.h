@@ -125,13 +125,16 @@ LoadResult ParallelLoad(const Endpoint& ep, int threads, size_t begin, size_t en
   return result;
 }
 
-// Adds the throughput, p50 and p99 rows of a load that should have made `expected` requests.
-inline void LoadRows(Table* table, const std::string& label, const LoadResult& r, size_t expected) {
+// Adds the throughput, p50 and p99 rows of a load that should have made `expected` requests;
+// latencies in "us" or "ms".
+inline void LoadRows(Table* table, const std::string& label, const LoadResult& r, size_t expected,
+                     const std::string& latency_unit = "us") {
   const bool ok = Expect(r.ok && r.latencies_us.size() == expected, label + ": results missing");
+  const double scale = latency_unit == "ms" ? 1e-3 : 1;
   table->Info(label + " throughput", static_cast<double>(r.latencies_us.size()) / r.seconds,
               "req/s", std::to_string(r.threads) + " keep-alive clients", ok);
-  table->Info(label + " latency p50", Percentile(r.latencies_us, 0.5), "us", "", ok);
-  table->Info(label + " latency p99", Percentile(r.latencies_us, 0.99), "us", "", ok);
+  table->Info(label + " latency p50", Percentile(r.latencies_us, 0.5) * scale, latency_unit, "", ok);
+  table->Info(label + " latency p99", Percentile(r.latencies_us, 0.99) * scale, latency_unit, "", ok);
 }
 
 // Spawns the server and polls GET /readyz every 1 ms until it answers 200; returns the time from
