@@ -35,6 +35,7 @@ test: build
 bench: build
 	./$(BUILD_DIR)/bench/storage_bench
 	./$(BUILD_DIR)/bench/http_bench ./$(BUILD_DIR)/kube-apiserver-lite
+	./$(BUILD_DIR)/bench/crd_bench ./$(BUILD_DIR)/kube-apiserver-lite
 	./$(BUILD_DIR)/bench/proto_bench
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,

@@ -94,7 +94,7 @@ std::vector<double> LatencySamples(int runs, bool* ok, Op&& op) {
 struct Row {
   std::string name;
   double value = 0;
-  std::string unit;    // "ops/s", "ms" or "us"
+  std::string unit;    // "ops/s", "ms", "us", or "x" (a ratio)
   double cost = NAN;   // time per op relative to the baseline's, NaN for none
   std::string vs;      // which baseline `cost` is relative to
   bool ok = true;
@@ -128,7 +128,8 @@ class Table {
         continue;
       }
       char value[32];
-      std::snprintf(value, sizeof value, r.unit == "ms" || r.unit == "us" ? "%.1f" : "%.0f", r.value);
+      const char* format = r.unit == "x" ? "%.2f" : r.unit == "ms" || r.unit == "us" ? "%.1f" : "%.0f";
+      std::snprintf(value, sizeof value, format, r.value);
       char cost[32] = "-";
       if (!std::isnan(r.cost)) {
         std::snprintf(cost, sizeof cost, r.cost >= 100 ? "%.0fx" : "%.2fx", r.cost);

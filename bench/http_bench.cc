@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "http_load.h"
 #include "http_server_process.h"
 
 namespace {
@@ -67,22 +68,6 @@ const std::string kFreshNs = "bench-fresh";
 const std::string kWatchNs = "bench-watch";
 const std::string kWatchConfigMaps = "/api/v1/namespaces/" + kWatchNs + "/configmaps";
 
-struct Endpoint { std::string host; int port = 0; };
-
-std::unique_ptr<httplib::Client> MakeClient(const Endpoint& ep, time_t read_timeout_s = 30) {
-  auto c = std::make_unique<httplib::Client>(ep.host, ep.port);
-  c->set_tcp_nodelay(true);
-  c->set_keep_alive(true);
-  c->set_connection_timeout(10, 0);
-  c->set_read_timeout(read_timeout_s, 0);
-  return c;
-}
-
-std::string Describe(const httplib::Result& r) {
-  if (!r) return "request failed: " + httplib::to_string(r.error());
-  return "HTTP " + std::to_string(r->status) + ": " + r->body.substr(0, 200);
-}
-
 std::string ConfigMapName(size_t i) {
   char name[32];
   std::snprintf(name, sizeof name, "cm-%05zu", i);
@@ -94,84 +79,6 @@ std::string ConfigMapJson(const std::string& name, size_t i) {
               {"data", {{"index", std::to_string(i)}, {"config", std::string(64, 'x')}}}}.dump();
 }
 
-// The JSON object in the body of `r` when it has status `want`, else a discarded (null) value.
-json ParseBody(const httplib::Result& r, int want) {
-  json body = r && r->status == want ? json::parse(r->body, nullptr, false) : json();
-  return body.is_object() ? body : json(json::value_t::discarded);
-}
-// metadata.resourceVersion of a JSON object, "" when it has none.
-std::string ResourceVersion(const json& obj) {
-  const auto meta = obj.is_object() ? obj.find("metadata") : obj.end();
-  return meta != obj.end() && meta->is_object() ? meta->value("resourceVersion", "") : "";
-}
-
-// "" when `r` has status `want` and a JSON body naming `name`, else what is wrong.
-std::string CheckObject(const httplib::Result& r, int want, const std::string& name) {
-  if (!r || r->status != want) return "want HTTP " + std::to_string(want) + ", got " + Describe(r);
-  const json body = ParseBody(r, want);
-  if (body.is_discarded()) return "response body is not a JSON object";
-  const std::string got = ObjectName(body);
-  return got == name ? "" : "response names \"" + got + "\", want \"" + name + "\"";
-}
-
-// --- parallel request load
-
-struct LoadResult {
-  std::vector<double> latencies_us;  // one per request
-  double seconds = 0;                // wall time of the whole load
-  bool ok = true;
-};
-
-// Sends request(client, i) for every i in [begin, end) from `threads` threads, each with its own
-// keep-alive client; times only the request, then runs check(i, result) -> "" or an error.
-// The clients connect one at a time (a GET /readyz each) before the clock starts: the server's
-// listen backlog of 5 turns a burst of connects into 1 s SYN retransmits and failed requests.
-template <class Request, class Check>
-LoadResult ParallelLoad(const Endpoint& ep, int threads, size_t begin, size_t end,
-                        Request request, Check check) {
-  std::vector<std::vector<double>> lat(static_cast<size_t>(threads));
-  std::vector<std::string> errors(static_cast<size_t>(threads));
-  std::vector<size_t> failures(static_cast<size_t>(threads), 0);
-  std::vector<std::thread> workers;
-  std::mutex connect_mu;
-  std::latch connected(threads + 1);
-  for (int t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      const size_t ti = static_cast<size_t>(t);
-      auto client = MakeClient(ep);
-      bool up = false;
-      {
-        std::lock_guard lock(connect_mu);
-        httplib::Result r = client->Get("/readyz");
-        up = r && r->status == 200;
-        if (!up) errors[ti] = "connect: GET /readyz: " + Describe(r);
-      }
-      connected.arrive_and_wait();
-      for (size_t i = begin + ti; up && i < end; i += static_cast<size_t>(threads)) {
-        const auto sent = Clock::now();
-        httplib::Result r = request(*client, i);
-        lat[ti].push_back(MicrosBetween(sent, Clock::now()));
-        if (std::string e = check(i, r); !e.empty() && failures[ti]++ == 0) {
-          errors[ti] = "request #" + std::to_string(i) + ": " + e;
-        }
-      }
-    });
-  }
-  connected.arrive_and_wait();
-  const auto start = Clock::now();
-  for (auto& w : workers) w.join();
-  LoadResult result;
-  result.seconds = SecondsSince(start);
-  for (size_t t = 0; t < lat.size(); ++t) {
-    result.latencies_us.insert(result.latencies_us.end(), lat[t].begin(), lat[t].end());
-    if (failures[t] > 0 || !errors[t].empty()) {
-      result.ok = Fail(errors[t] + " (" + std::to_string(failures[t]) + " failures in thread " +
-                       std::to_string(t) + ")");
-    }
-  }
-  return result;
-}
-
 LoadResult CreateConfigMaps(const Endpoint& ep, size_t begin, size_t end) {
   std::vector<std::string> bodies(end);  // built before the clock starts
   for (size_t i = begin; i < end; ++i) bodies[i] = ConfigMapJson(ConfigMapName(i), i);
@@ -181,34 +88,7 @@ LoadResult CreateConfigMaps(const Endpoint& ep, size_t begin, size_t end) {
       [](size_t i, const httplib::Result& r) { return CheckObject(r, 201, ConfigMapName(i)); });
 }
 
-void LoadRows(Table* table, const std::string& label, const LoadResult& r, size_t expected) {
-  const bool ok = Expect(r.ok && r.latencies_us.size() == expected, label + ": results missing");
-  table->Info(label + " throughput", static_cast<double>(r.latencies_us.size()) / r.seconds,
-              "req/s", std::to_string(kThreads) + " keep-alive clients", ok);
-  table->Info(label + " latency p50", Percentile(r.latencies_us, 0.5), "us", "", ok);
-  table->Info(label + " latency p99", Percentile(r.latencies_us, 0.99), "us", "", ok);
-}
-
 // --- 1. cold start
-
-// Spawns the server and polls GET /readyz every 1 ms until it answers 200; returns the time from
-// spawn to that answer in ms, or -1 after a failed check.
-double StartServer(ServerProcess* server, const std::string& binary, const std::string& kubeconfig) {
-  std::filesystem::remove(kubeconfig);
-  const auto start = Clock::now();
-  if (std::string e = server->Start(binary, kubeconfig); !e.empty()) return Fail(e), -1;
-  if (std::string e = server->WaitReady(30s); !e.empty()) return Fail(e), -1;
-  auto client = MakeClient(Endpoint{server->host(), server->port()}, 5);
-  for (;;) {
-    httplib::Result r = client->Get("/readyz");
-    if (r && r->status == 200) break;
-    if (SecondsSince(start) > 30) return Fail("/readyz not 200 within 30 s: " + Describe(r)), -1;
-    std::this_thread::sleep_for(1ms);
-  }
-  const double ms = MicrosBetween(start, Clock::now()) / 1e3;
-  if (!Expect(std::filesystem::exists(kubeconfig), "no kubeconfig written to " + kubeconfig)) return -1;
-  return ms;
-}
 
 void RssRow(Table* table, const std::string& label, const ServerProcess& server) {
   const long kib = server.RssKiB();
@@ -443,30 +323,16 @@ void WatchFanout(Table* table, ServerProcess* server) {
               Expect(bench_cpu >= 0, "own CPU time unreadable"));
 }
 
-// The server binary: argv[1], else ../kube-apiserver-lite relative to this binary's directory,
-// else build/kube-apiserver-lite relative to the working directory.
-std::string ServerBinary(int argc, char** argv) {
-  if (argc > 1) return argv[1];
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const auto sibling = ec ? std::filesystem::path() : self.parent_path().parent_path() / "kube-apiserver-lite";
-  return !ec && ::access(sibling.c_str(), X_OK) == 0 ? sibling.string() : "build/kube-apiserver-lite";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto run_start = Clock::now();
   std::printf("http_bench: %u hardware threads (std::thread::hardware_concurrency)\n",
               std::thread::hardware_concurrency());
-  std::signal(SIGPIPE, SIG_IGN);  // a closed connection must fail the request, not the process
-  const std::string binary = ServerBinary(argc, argv);
-  if (::access(binary.c_str(), X_OK) != 0) {
-    return Fail("server binary " + binary + " is not executable; pass its path as argv[1]"), 1;
-  }
-  char dir_template[] = "/tmp/http_bench.XXXXXX";
-  if (::mkdtemp(dir_template) == nullptr) return Fail("mkdtemp failed"), 1;
-  const std::string kubeconfig = std::string(dir_template) + "/kubeconfig";
+  BenchSetup setup;
+  if (!SetUpBench(argc, argv, "http_bench", &setup)) return 1;
+  const std::string& binary = setup.binary;
+  const std::string& kubeconfig = setup.kubeconfig;
   std::printf("Server: %s (a child process, plain HTTP on loopback). Load: %d threads, each with its "
               "own keep-alive httplib client;\nlatencies are percentiles over all requests, req/s = "
               "requests / wall time of the whole load.\n\n", binary.c_str(), kThreads);
@@ -491,10 +357,7 @@ int main(int argc, char** argv) {
     table.Info("cold start slowest", Percentile(ms, 1.0), "ms", of, ok);
   }
   ServerProcess server;
-  if (StartServer(&server, binary, kubeconfig) < 0) {
-    std::filesystem::remove_all(dir_template);
-    return table.Print(), 1;
-  }
+  if (StartServer(&server, binary, kubeconfig) < 0) return table.Print(), 1;
   const Endpoint ep{server.host(), server.port()};
   RssRow(&table, "idle RSS right after ready", server);
 
@@ -560,7 +423,6 @@ int main(int argc, char** argv) {
                 std::to_string(std::chrono::milliseconds(kWatchSpacing).count()) + " ms apart");
   WatchFanout(&table, &server);
 
-  std::filesystem::remove_all(dir_template);
   table.Print();
   std::printf("\ntotal run time %.1f s; %d failed check(s)\n", SecondsSince(run_start),
               FailureCount());

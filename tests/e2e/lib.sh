@@ -12,12 +12,14 @@ start_server() {  # start_server [extra flags...]
   rm -f "$KUBECONFIG"
   "$bin" --port 0 --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
   server=$!
+  # The "ready: URL" line comes after the kubeconfig is written and everything is served.
   for _ in $(seq 1 200); do
-    [ -s "$KUBECONFIG" ] && break
+    grep -q '^ready: ' "$work/server.out" 2>/dev/null && break
+    kill -0 "$server" 2>/dev/null || break
     sleep 0.05
   done
-  url=$(grep -o 'http://[0-9.:]*' "$work/server.out" | head -n1)
-  [ -n "$url" ] || { echo "FAIL server did not start"; cat "$work/server.err"; exit 1; }
+  url=$(sed -n 's|^ready: \(http://[0-9.:]*\).*|\1|p' "$work/server.out" | head -n1)
+  [ -n "$url" ] && [ -s "$KUBECONFIG" ] || { echo "FAIL server did not start"; cat "$work/server.err"; exit 1; }
 }
 stop_server() {
   [ -n "$server" ] && kill -TERM "$server" 2>/dev/null && wait "$server" 2>/dev/null
@@ -26,7 +28,8 @@ stop_server() {
 cleanup() { stop_server; rm -rf "$work"; }
 trap cleanup EXIT
 
-k() { "$kubectl" --cache-dir "$KUBECACHEDIR" "$@"; }
+# kubectl with this run's cache; a request that hangs fails the check instead of the whole run
+k() { timeout -k 5 30 "$kubectl" --cache-dir "$KUBECACHEDIR" "$@"; }
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1"; printf '%s\n' "$2" | head -n 8 | sed 's/^/     | /'; failed=$((failed + 1)); }
 expect() {  # expect NAME REGEX CMD...: CMD succeeds and its output matches REGEX
@@ -40,10 +43,26 @@ refuse() {  # refuse NAME REGEX CMD...: CMD fails and its output matches REGEX
   if out=$("$@" 2>&1); then bad "$name (succeeded)" "$out"
   elif grep -Eq -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name" "$out"; fi
 }
+equal() {  # equal NAME WANT CMD...: CMD succeeds and prints exactly WANT
+  local name=$1 want=$2; shift 2
+  local out
+  if out=$("$@" 2>&1) && [ "$out" = "$want" ]; then ok "$name"; else bad "$name (want '$want')" "$out"; fi
+}
+# settle SECONDS REGEX CMD...: reruns CMD until its output matches REGEX or SECONDS pass; prints the
+# last output. For what the server does asynchronously (controllers, discovery).
+settle() {
+  local end=$((SECONDS + $1)) pattern=$2 out; shift 2
+  while :; do
+    out=$("$@" 2>&1) && grep -Eq -- "$pattern" <<<"$out" && break
+    [ "$SECONDS" -lt "$end" ] || break
+    sleep 0.1
+  done
+  printf '%s\n' "$out"
+}
 # http METHOD PATH [curl args...]: prints "<code> <body>"
 http() {
   local method=$1 path=$2; shift 2
-  curl -s -o "$work/body" -w '%{http_code}' -X "$method" "$@" "$url$path" >"$work/code"
+  curl -s --max-time 10 -o "$work/body" -w '%{http_code}' -X "$method" "$@" "$url$path" >"$work/code"
   echo "$(cat "$work/code") $(cat "$work/body")"
 }
 finish() {
