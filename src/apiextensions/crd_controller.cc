@@ -91,7 +91,7 @@ void CrdController::Run(uint64_t from_revision) {
       // The cache is re-initialising: look at everything again once it answers.
       std::unique_lock lock(mu_);
       if (cv_.wait_for(lock, kRetryInterval, [&] { return stopping_; })) return;
-      from = "0";
+      from = std::to_string(0);
       continue;
     }
     while (true) {

@@ -39,6 +39,25 @@ struct Owned {
   std::vector<std::shared_ptr<const schema::SchemaGraph>> graphs;
 };
 
+// kube's default: "<group>/<version> <Kind> is deprecated", and "; use <group>/<v> <Kind>" naming
+// the highest-priority served, non-deprecated version that has priority over it.
+std::string DefaultDeprecationWarning(const json& crd, const std::string& deprecated) {
+  const json& spec = Member(crd, "spec");
+  const std::string group = StringAt(spec, "group");
+  const std::string kind = StringAt(Member(spec, "names"), "kind");
+  std::string message = group + "/" + deprecated + " " + kind + " is deprecated";
+  std::string best;
+  for (const auto& v : Member(spec, "versions")) {
+    const std::string name = StringAt(v, "name");
+    const bool served = Member(v, "served").is_boolean() && Member(v, "served").get<bool>();
+    const bool deprecated_too = Member(v, "deprecated").is_boolean() && Member(v, "deprecated").get<bool>();
+    if (!served || deprecated_too || !VersionHasPriority(name, deprecated)) continue;
+    if (best.empty() || VersionHasPriority(name, best)) best = name;
+  }
+  if (!best.empty()) message += "; use " + group + "/" + best + " " + kind;
+  return message;
+}
+
 }  // namespace
 
 std::string StorageVersion(const json& crd) {
@@ -84,12 +103,12 @@ Result<registry::CustomResourceSet> ServingFor(const json& crd, bool terminating
     info.storage_prefix = "/" + group + "/" + plural;
 
     const json& subresources = Member(v, "subresources");
-    CustomResourceVersionSpec strategy_spec{.group = group, .version = version, .kind = kind, .terminating = terminating};
+    CustomResourceVersionSpec strategy_spec{
+        .group = group, .version = version, .kind = kind, .resource = plural, .terminating = terminating};
     const bool has_status = Member(subresources, "status").is_object();
     if (Member(v, "deprecated").is_boolean() && Member(v, "deprecated").get<bool>()) {
       const json& warning = Member(v, "deprecationWarning");
-      strategy_spec.warning = warning.is_string() ? warning.get<std::string>()
-                                                  : group + "/" + version + " " + kind + " is deprecated";
+      strategy_spec.warning = warning.is_string() ? warning.get<std::string>() : DefaultDeprecationWarning(crd, version);
     }
     if (Member(subresources, "scale").is_object()) {
       const json& scale = subresources["scale"];

@@ -18,9 +18,10 @@ schema::PruneOptions PruneOptionsFor() {
   return schema::PruneOptions{.resource_root = true, .object_meta = object_meta};
 }
 
-Status CustomResourceStrategy::AdmitCreate() const {
+Status CustomResourceStrategy::AdmitCreate(std::string_view name) const {
   if (!spec_.terminating) return Status::OK();
-  return Status(StatusCode::kMethodNotAllowed, "create not allowed while custom resource definition is terminating");
+  return registry::ForbiddenError(spec_.group, spec_.resource, name,
+                                  "create not allowed while custom resource definition is terminating");
 }
 
 registry::FieldErrors CustomResourceStrategy::Validate(const storage::Object& obj) const {

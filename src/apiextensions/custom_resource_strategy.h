@@ -21,6 +21,7 @@ struct CustomResourceVersionSpec {
   std::string group;
   std::string version;
   std::string kind;
+  std::string resource;  // the plural, for messages
   std::shared_ptr<const schema::SchemaGraph> schema;  // the version's openAPIV3Schema
   // Set when the version has the scale subresource.
   std::optional<registry::ScalePaths> scale;
@@ -40,7 +41,7 @@ class CustomResourceStrategy final : public registry::Strategy {
  public:
   explicit CustomResourceStrategy(CustomResourceVersionSpec spec);
 
-  Status AdmitCreate() const override;
+  Status AdmitCreate(std::string_view name) const override;
   registry::FieldErrors Validate(const storage::Object& obj) const override;
   registry::FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
                                        const storage::Object& old) const override;

@@ -22,7 +22,8 @@ struct KindRules {
   bool generation_counts_annotations = false;
   // Status changes bump generation too (custom resources without a status subresource).
   bool generation_counts_status = false;
-  // A custom resource: no protobuf form and no strategic merge patch (no Go struct behind it).
+  // A custom resource: no protobuf form and no strategic merge patch (no Go struct behind it);
+  // a body of another kind or group is 422 Invalid; a PUT must carry a resourceVersion.
   bool custom_resource = false;
   // DELETE answers with the object rather than a Success Status.
   bool return_deleted_object = false;

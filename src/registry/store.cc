@@ -154,9 +154,29 @@ Result<storage::WatchStreamPtr> Store::Watch(std::string_view ns, storage::ListO
   return storage_->Watch(CollectionKey(ns), options);
 }
 
+Status Store::CheckCustomResourceTypeMeta(const Object& obj) const {
+  // kube's custom resource validator: a body of another kind, or of another group, is Invalid.
+  // Another served version of the same group is converted (relabelled) instead.
+  FieldErrors errors;
+  auto kind = obj.find("kind");
+  if (kind != obj.end() && kind->is_string() && !kind->get_ref<const std::string&>().empty() &&
+      kind->get_ref<const std::string&>() != info_.kind) {
+    errors.push_back({FieldError::Type::kInvalid, "kind", GoQuote(kind->get<std::string>()), "must be " + info_.kind});
+  }
+  auto api_version = obj.find("apiVersion");
+  if (api_version != obj.end() && api_version->is_string() && !api_version->get_ref<const std::string&>().empty() &&
+      !api_version->get_ref<const std::string&>().starts_with(info_.group + "/")) {
+    errors.push_back({FieldError::Type::kInvalid, "apiVersion", GoQuote(api_version->get<std::string>()),
+                      "must be " + ApiVersion()});
+  }
+  if (errors.empty()) return Status::OK();
+  return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
+}
+
 Status Store::CheckBodyType(Object* obj) const {
   if (!obj->is_object()) return Status::BadRequest("the body of the request must be a JSON object");
   const std::string want = ApiVersion();
+  if (rules_.custom_resource) KUBE_RETURN_IF_ERROR(CheckCustomResourceTypeMeta(*obj));
   auto api_version = obj->find("apiVersion");
   if (api_version != obj->end() && api_version->is_string() && !api_version->get_ref<const std::string&>().empty() &&
       api_version->get_ref<const std::string&>() != want) {
@@ -218,7 +238,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
   if (info_.namespaced && ns.empty()) {
     return Status::BadRequest("the server could not find the requested resource: a namespace is required");
   }
-  if (strategy_) KUBE_RETURN_IF_ERROR(strategy_->AdmitCreate());
+  if (strategy_) KUBE_RETURN_IF_ERROR(strategy_->AdmitCreate(NameOf(obj)));
   KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj));
   if (info_.namespaced && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/true, info_.group, info_.resource, NameOf(obj)));

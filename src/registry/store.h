@@ -99,6 +99,7 @@ class Store {
  private:
   friend class NamespaceLifecycle;
   Status CheckBodyType(storage::Object* obj) const;
+  Status CheckCustomResourceTypeMeta(const storage::Object& obj) const;
   Status PrepareForCreate(std::string_view ns, storage::Object* obj) const;
   Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current,
                                            storage::Object next) const;

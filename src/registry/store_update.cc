@@ -61,6 +61,12 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   }
   // Optimistic concurrency: a stale resourceVersion loses.
   const std::string rv = meta.value("resourceVersion", "");
+  if (rv.empty() && rules_.custom_resource) {
+    // Custom resources allow no unconditional update (kube's AllowUnconditionalUpdate false).
+    return InvalidError(info_.group, info_.kind, name,
+                        {FieldError{FieldError::Type::kInvalid, "metadata.resourceVersion", "0",
+                                    "must be specified for an update"}});
+  }
   if (!rv.empty() && rv != cur_meta.value("resourceVersion", "")) {
     return ConflictError(info_.group, info_.resource, name, kObjectModified);
   }

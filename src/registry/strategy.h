@@ -32,8 +32,9 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
 
-  // Refuses a create before anything else happens (a CRD that is terminating: 405).
-  virtual Status AdmitCreate() const { return Status::OK(); }
+  // Refuses a create of `name` before anything else happens (a custom resource whose CRD is
+  // terminating: 403).
+  virtual Status AdmitCreate(std::string_view name) const { return Status::OK(); }
 
   // Create: called after system fields and built-in defaults are set, before validation.
   virtual void PrepareForCreate(storage::Object* obj) const {}
