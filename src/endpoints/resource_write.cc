@@ -35,7 +35,8 @@ protobuf::KindDefaults ExpectedKind(const RequestScope& scope) {
   return {.api_version = scope.store->ApiVersion(), .kind = scope.store->info().kind};
 }
 
-// Drops fields the kind does not define and applies fieldValidation to them and to `duplicates`.
+// Typed decoding of `obj` (field_validation.h), then fieldValidation applied to the unknown
+// fields and to `duplicates`.
 Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat,
                       const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
@@ -46,13 +47,13 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     // Decoded by the kind's schema (custom resources): wrong types are its validation's 422s.
     unknown = std::move(*decoded);
   } else {
-    const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
-    unknown = PruneUnknownFields(schema, obj);
+    TypedDecodeResult typed = DecodeTyped(cat.KindSchema(info.group, info.version, info.kind), obj);
     // Typed decoding fails on a value of the wrong type whatever fieldValidation says.
-    if (std::string mismatch = TypeMismatch(schema, *obj); !mismatch.empty()) {
+    if (!typed.type_error.empty()) {
       return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
-                                info.kind + ": " + mismatch);
+                                info.kind + ": " + typed.type_error);
     }
+    unknown = std::move(typed.unknown_fields);
   }
   std::vector<std::string> problems = duplicates;
   for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
