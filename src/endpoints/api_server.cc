@@ -227,6 +227,10 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
   if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
+  // "." and ".." can never name a namespace (kube's storage refuses such keys with a 500).
+  if ((info.namespace_ == "." || info.namespace_ == "..") && !(is_namespace_object && info.name == info.namespace_)) {
+    return early_error(registry::NotFoundError("", "namespaces", info.namespace_));
+  }
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);
     if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
