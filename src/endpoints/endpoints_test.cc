@@ -330,6 +330,15 @@ TEST_CASE("field validation: duplicate keys are found with their paths") {
   CHECK(DuplicateFields(R"([[{"k":[0,{"d":1,"d":2}]}]])") == std::vector<std::string>{"[0][0].k[1].d"});
 }
 
+TEST_CASE("nesting depth of a decoded value, measured without recursion") {
+  CHECK_FALSE(NestedDeeperThan(json(1), 0));
+  CHECK_FALSE(NestedDeeperThan(json::parse("[[1],{\"a\":[]}]"), 3));
+  CHECK(NestedDeeperThan(json::parse("[[1],{\"a\":[]}]"), 2));
+  const json deep = json::parse(std::string(kube::kMaxJsonDepth + 1, '[') + std::string(kube::kMaxJsonDepth + 1, ']'));
+  CHECK(NestedDeeperThan(deep, kube::kMaxJsonDepth));
+  CHECK_FALSE(NestedDeeperThan(deep, kube::kMaxJsonDepth + 1));
+}
+
 TEST_CASE("field validation: deep nesting costs linear memory, reports are capped") {
   // 10,000 levels of arrays: a path per open level would hold ~150 MB of path text at once.
   const std::string deep = std::string(kube::kMaxJsonDepth, '[') + std::string(kube::kMaxJsonDepth, ']');
@@ -352,6 +361,17 @@ TEST_CASE("field validation: deep nesting costs linear memory, reports are cappe
   for (const auto& d : DuplicateFields(many)) total += d.size() + 1;
   CHECK(total >= kMaxReportedPathBytes);
   CHECK(total < kMaxReportedPathBytes + 2000);
+}
+
+TEST_CASE("pretty JSON: Go's indentation, capped for deep values") {
+  const json obj = {{"a", 1}, {"b", {1, json::object(), json::array(), {{"c", "x\"y"}}}}, {"e", json::object()}};
+  CHECK(Dump(obj, true) == obj.dump(2));
+  CHECK(Dump(obj, false) == obj.dump());
+  // 2,000 levels: indenting every level would write ~4 MB of spaces.
+  const json deep = json::parse(std::string(2000, '[') + std::string(2000, ']'));
+  const std::string text = Dump(deep, true);
+  CHECK(text.size() < 20000);
+  CHECK(json::parse(text) == deep);
 }
 
 TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {

@@ -283,6 +283,18 @@ TypedDecodeResult DecodeTyped(const catalogue::Schema* schema, nlohmann::json* o
   return result;
 }
 
+bool NestedDeeperThan(const nlohmann::json& value, int max_depth) {
+  std::vector<std::pair<const json*, int>> todo{{&value, 0}};
+  while (!todo.empty()) {
+    auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (!v->is_object() && !v->is_array()) continue;
+    if (depth + 1 > max_depth) return true;
+    for (const auto& child : *v) todo.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
 std::vector<std::string> DuplicateFields(std::string_view body) {
   std::vector<std::string> duplicates;
   DuplicateFinder finder(&duplicates);

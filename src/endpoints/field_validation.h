@@ -43,6 +43,10 @@ struct TypedDecodeResult {
 // nothing.
 TypedDecodeResult DecodeTyped(const catalogue::Schema* schema, nlohmann::json* obj);
 
+// Whether `value` nests arrays and objects deeper than `max_depth` levels (kube's JSON decoder
+// allows 10,000). Iterative: safe on a value of any depth.
+bool NestedDeeperThan(const nlohmann::json& value, int max_depth);
+
 // Paths of object keys that appear twice in the JSON text `body` ("metadata.name"); typed
 // decoding keeps the last one, strict decoding reports them. Empty for malformed text. Linear in
 // the body; capped like the reports above.

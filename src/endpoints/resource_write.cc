@@ -12,6 +12,7 @@
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
+#include "util/json_depth.h"
 
 namespace kube::endpoints {
 
@@ -155,7 +156,21 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
-    if (!patched.ok()) return patched.status();
+    if (!patched.ok()) {
+      // kube answers a strategic merge patch its library cannot apply (a field the struct lacks,
+      // lists it cannot merge) with a bare 500; a patch that does not fit is the client's error.
+      if (patched.status().HttpCode() >= 500) return Status::BadRequest(patched.status().message());
+      return patched.status();
+    }
+    // A patch can nest values deeper than any body may be; kube's decoder then refuses the result.
+    if (NestedDeeperThan(*patched, kMaxJsonDepth)) {
+      const std::string text = patched->dump(-1, ' ', false, json::error_handler_t::replace);
+      return registry::InvalidError(
+          "", "", "",
+          {registry::FieldError{registry::FieldError::Type::kInvalid, "patch", registry::GoQuote(text),
+                                "couldn't get version/kind; json parse error: " +
+                                    JsonDepthError(text[FindJsonDepthExcess(text)])}});
+    }
     if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
     scope.warnings.resize(request_warnings);
     Status fs = ValidateFields(scope, *params, &*patched, registry_->catalogue());
