@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <strings.h>
@@ -23,17 +24,31 @@ namespace {
 
 // One thread per connection: a watch keeps its connection's thread for its whole life, so a
 // fixed pool (8 threads by default) would stall every other client behind eight watches.
+//
+// The threads get large stacks (reserved, not committed): a request may carry values nested as
+// deep as kube allows (10,000 levels), and copying or serialising them recurses once per level,
+// which a sanitizer build's frames cannot fit into the default 8 MiB.
 class ThreadPerConnection final : public httplib::TaskQueue {
  public:
+  static constexpr size_t kStackBytes = 64u << 20;
+
   void enqueue(std::function<void()> fn) override {
     std::lock_guard lock(mu_);
     ReapFinishedLocked();
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    workers_.push_back(Worker{std::thread([fn = std::move(fn), done] {
-                                fn();
-                                done->store(true);
-                              }),
-                              done});
+    auto task = std::make_unique<Task>(Task{std::move(fn), std::make_shared<std::atomic<bool>>(false)});
+    auto done = task->done;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStackBytes);
+    pthread_t thread;
+    const int rc = pthread_create(&thread, &attr, &Run, task.get());
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+      task->fn();  // no thread to be had: serve the connection here rather than drop it
+      return;
+    }
+    task.release();  // Run owns it now
+    workers_.push_back(Worker{thread, done});
   }
   void shutdown() override {
     std::vector<Worker> workers;
@@ -41,18 +56,28 @@ class ThreadPerConnection final : public httplib::TaskQueue {
       std::lock_guard lock(mu_);
       workers.swap(workers_);
     }
-    for (auto& w : workers) w.thread.join();
+    for (auto& w : workers) pthread_join(w.thread, nullptr);
   }
 
  private:
-  struct Worker {
-    std::thread thread;
+  struct Task {
+    std::function<void()> fn;
     std::shared_ptr<std::atomic<bool>> done;
   };
+  struct Worker {
+    pthread_t thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  static void* Run(void* arg) {
+    std::unique_ptr<Task> task(static_cast<Task*>(arg));
+    task->fn();
+    task->done->store(true);
+    return nullptr;
+  }
   void ReapFinishedLocked() {
     for (auto it = workers_.begin(); it != workers_.end();) {
       if (it->done->load()) {
-        it->thread.join();
+        pthread_join(it->thread, nullptr);
         it = workers_.erase(it);
       } else {
         ++it;
@@ -198,6 +223,8 @@ struct HttpServer::Impl {
     // No response compression: httplib gzips chunked JSON without flushing, which would hold back
     // watch events from every Go client (they all send Accept-Encoding: gzip).
     const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    // Nor partial answers: API responses ignore Range, as net/http handlers do.
+    const_cast<httplib::Request&>(req).ranges.clear();
     Connection* conn = Connection::Current();
     const BodyFraming framing = ReadFraming(req.headers);
     const bool body_follows = framing.kind == BodyFraming::Kind::kChunked ||
