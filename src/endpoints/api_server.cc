@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/responses.h"
+#include "endpoints/warnings.h"
 #include "protobuf/protobuf.h"
 #include "endpoints/reviews.h"
 #include "registry/errors.h"
@@ -267,14 +268,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
   EncodeErrorAs(scope.representation, &response);
-  for (const auto& w : scope.warnings) {
-    std::string quoted;
-    for (char c : w) {
-      if (c == '"' || c == '\\') quoted.push_back('\\');
-      quoted.push_back(c);
-    }
-    response.headers.emplace("Warning", "299 - \"" + quoted + "\"");
-  }
+  for (auto& header : WarningHeaders(scope.warnings)) response.headers.emplace("Warning", std::move(header));
   return response;
 }
 

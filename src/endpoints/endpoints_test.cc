@@ -14,6 +14,7 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "endpoints/warnings.h"
 #include "protobuf/protobuf_test_util.h"
 #include "registry/errors.h"
 #include "util/json_depth.h"
@@ -372,6 +373,29 @@ TEST_CASE("pretty JSON: Go's indentation, capped for deep values") {
   const std::string text = Dump(deep, true);
   CHECK(text.size() < 20000);
   CHECK(json::parse(text) == deep);
+}
+
+TEST_CASE("warnings: kube's recorder — deduplicated, escaped, bounded") {
+  CHECK(WarningHeaders({"a \"b\" c\\d", "x", "a \"b\" c\\d"}) ==
+        std::vector<std::string>{R"(299 - "a \"b\" c\\d")", R"(299 - "x")"});
+  // Control characters and invalid UTF-8 make net.NewWarningHeader refuse the text.
+  CHECK(WarningHeaders({"line\nbreak", "bad \xff", "ok \u00e9"}) == std::vector<std::string>{"299 - \"ok \u00e9\""});
+  // Past 4096 runes in total every warning is cut to 256 runes, and the headers stop growing.
+  std::vector<std::string> many;
+  for (int i = 0; i < 5000; ++i) many.push_back("unknown field \"spec." + std::string(300, 'x') + std::to_string(i) + "\"");
+  auto headers = WarningHeaders(many);
+  size_t total = 0;
+  for (const auto& h : headers) {
+    CHECK(h.size() <= 256 + 12);
+    total += h.size();
+  }
+  CHECK(headers.size() == 16);
+  CHECK(total < 5000);
+  // YAML strict errors are one warning per line, as kube's parseYAMLWarnings splits them.
+  CHECK(SplitYamlWarnings("error converting YAML to JSON: yaml: unmarshal errors:\n  line 2: key \"a\" already set "
+                          "in map\n  line 3: key \"b\" already set in map") ==
+        std::vector<std::string>{"line 2: key \"a\" already set in map", "line 3: key \"b\" already set in map"});
+  CHECK(SplitYamlWarnings("unknown field \"x\"") == std::vector<std::string>{"unknown field \"x\""});
 }
 
 TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {

@@ -9,6 +9,7 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "endpoints/warnings.h"
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
@@ -65,7 +66,9 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     for (size_t i = 0; i < problems.size(); ++i) message += (i ? ", " : "") + problems[i];
     return Status::BadRequest(message);
   }
-  for (const auto& p : problems) scope.warnings.push_back(p);
+  for (const auto& p : problems) {
+    for (auto& w : SplitYamlWarnings(p)) scope.warnings.push_back(std::move(w));
+  }
   return Status::OK();
 }
 
