@@ -23,6 +23,7 @@ import time
 SEED = 7
 ANSWER_BOUND_S = 10.0          # every answer's head must arrive within this
 PEAK_RSS_BOUND_KIB = 256 * 1024
+HEAD_BOUND = 64 * 1024         # bytes of status line and headers in an answer
 WORKERS = 6
 LIMIT = 3 * 1024 * 1024        # the server's request body limit
 
@@ -66,8 +67,9 @@ def pb_configmap(name, data):
 
 
 class Answer:
-    def __init__(self, code=None, headers=None, body=b"", error=None):
+    def __init__(self, code=None, headers=None, body=b"", error=None, head_bytes=0):
         self.code, self.headers, self.body, self.error = code, headers or {}, body, error
+        self.head_bytes = head_bytes
 
 
 def read_answer(sock, deadline, head_only=False):
@@ -99,7 +101,7 @@ def read_answer_after(sock, deadline, buf, head_only):
     for line in lines[1:]:
         k, _, v = line.partition(":")
         headers[k.strip().lower()] = v.strip()
-    answer = Answer(int(m.group(1)), headers)
+    answer = Answer(int(m.group(1)), headers, head_bytes=len(head))
     # The body: by Content-Length, or the first chunks of a stream (watches never end).
     if "content-length" in headers and not head_only:
         need = int(headers["content-length"])
@@ -317,6 +319,11 @@ def corpus(rng):
                                           text[:-1] + ',"metadata":{"name":"d","name":"d"}}', JSON))
         add("unknown fields " + kind, request("POST", coll + "?fieldValidation=Strict",
                                               json.dumps(dict(obj, bogus={"x": [1, 2, 3]})), JSON))
+    many_unknown = dict(objs["configmaps"], **{"f%05d" % i: i for i in range(20000)})
+    for validation in ["Warn", "Strict", "Ignore"]:
+        add("20000 unknown fields, " + validation, request(
+            "POST", NS + "/configmaps?fieldValidation=" + validation,
+            json.dumps(dict(many_unknown, metadata={"generateName": "unk-"})), JSON))
     for depth in [100, 5000, 9999, 10000, 10001, 20000, 100000]:
         add("deep arrays %d" % depth, request("POST", NS + "/configmaps", '{"data":' + deep(depth) + "}", JSON))
         add("deep objects %d" % depth, request("POST", NS + "/configmaps", '{"data":' + deep_object(depth) + "}",
@@ -478,6 +485,8 @@ def check(label, answer):
         return answer.error
     if answer.code >= 500:
         return "code %d: %s" % (answer.code, answer.body[:300])
+    if answer.head_bytes > HEAD_BOUND:
+        return "answer head of %d bytes" % answer.head_bytes
     ctype = answer.headers.get("content-type", "")
     if ctype.startswith("application/json") and answer.body:
         try:
