@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -172,11 +174,17 @@ BodyFraming ReadFraming(const httplib::Headers& headers) {
   }
   // No Content-Length (httplib drops an empty one) and no coding: a request without a body.
   if (!value || value->empty()) return f;
-  if (value->size() > 18 || value->find_first_not_of("0123456789") != std::string::npos) {
-    return BodyFraming{BodyFraming::Kind::kMalformed};  // also "-1", "+5", "0x10"
+  // Decimal digits only, at most 2^63-1 (net/http's ParseUint(v, 10, 63)): not "-1", "+5", "0x10".
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+  uint64_t n = 0;
+  for (char c : *value) {
+    if (c < '0' || c > '9' || n > (kMax - static_cast<uint64_t>(c - '0')) / 10) {
+      return BodyFraming{BodyFraming::Kind::kMalformed};
+    }
+    n = n * 10 + static_cast<uint64_t>(c - '0');
   }
   f.kind = BodyFraming::Kind::kLength;
-  f.length = std::stoull(*value);
+  f.length = n;
   return f;
 }
 
