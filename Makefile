@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
-                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev curl
+                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev curl python3
 
 .PHONY: all deps configure build test run bench sanitize clean
 

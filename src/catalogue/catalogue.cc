@@ -100,10 +100,12 @@ std::unique_ptr<Catalogue> Catalogue::Parse(std::string_view json_text) {
     }
   }
 
-  static const json kNoSpecial = json::object();
+  static const json kNone = json::object();
   auto special = doc.find("special");
+  auto omit_empty = doc.find("omitempty");
   auto graph = schema::SchemaGraph::FromDefinitions(doc.at("definitions"),
-                                                    special != doc.end() ? *special : kNoSpecial);
+                                                    special != doc.end() ? *special : kNone,
+                                                    omit_empty != doc.end() ? &*omit_empty : nullptr);
   if (!graph.ok()) throw std::runtime_error("catalogue: " + graph.status().message());
   impl->graph = std::move(*graph);
 

@@ -17,6 +17,7 @@
 //                  "sp" storage prefix under /registry ("" = never stored),
 //                  "sub" [{"n" subresource, "g", "v", "k" its group/version/kind, "verbs"}]}]
 //   "special":   {definition: "int-or-string" | "quantity" | "time" | "any"}
+//   "omitempty": {definition: [properties whose empty value Go's encoder leaves out]}
 //   "definitions": {definition: OpenAPI v2 schema without prose}: keys type, format,
 //                  properties, required, items, additionalProperties, $ref
 //                  ("#/definitions/<name>"), enum and the x-kubernetes-* extensions

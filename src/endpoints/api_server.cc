@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/responses.h"
+#include "endpoints/warnings.h"
 #include "protobuf/protobuf.h"
 #include "endpoints/reviews.h"
 #include "registry/errors.h"
@@ -227,6 +228,10 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
   if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
+  // "." and ".." can never name a namespace (kube's storage refuses such keys with a 500).
+  if ((info.namespace_ == "." || info.namespace_ == "..") && !(is_namespace_object && info.name == info.namespace_)) {
+    return early_error(registry::NotFoundError("", "namespaces", info.namespace_));
+  }
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);
     if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
@@ -263,14 +268,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     response = ErrorResponse(registry::MethodNotSupportedError(ri.group, ri.resource, verb));
   }
   EncodeErrorAs(scope.representation, &response);
-  for (const auto& w : scope.warnings) {
-    std::string quoted;
-    for (char c : w) {
-      if (c == '"' || c == '\\') quoted.push_back('\\');
-      quoted.push_back(c);
-    }
-    response.headers.emplace("Warning", "299 - \"" + quoted + "\"");
-  }
+  for (auto& header : WarningHeaders(scope.warnings)) response.headers.emplace("Warning", std::move(header));
   return response;
 }
 

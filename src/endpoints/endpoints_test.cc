@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 
 #include "endpoints/discovery.h"
 #include "endpoints/encoded_objects.h"
@@ -13,10 +14,22 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "endpoints/warnings.h"
 #include "protobuf/protobuf_test_util.h"
 #include "registry/errors.h"
+#include "util/json_depth.h"
 
 namespace kube::endpoints {
+
+namespace {
+
+long PeakRssKib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+}  // namespace
 
 using nlohmann::json;
 
@@ -258,21 +271,56 @@ TEST_CASE("field validation: unknown fields are pruned and reported with their p
   const auto& cat = catalogue::Catalogue::BuiltIn();
   json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}, {"bogus", 1}}},
               {"spec", {{"containers", {{{"name", "c"}, {"image", "x"}, {"colour", "red"}}}}, {"foo", true}}}};
-  auto unknown = PruneUnknownFields(cat.KindSchema("", "v1", "Pod"), &pod);
-  CHECK(unknown == std::vector<std::string>{"metadata.bogus", "spec.containers[0].colour", "spec.foo"});
+  auto decoded = DecodeTyped(cat.KindSchema("", "v1", "Pod"), &pod);
+  CHECK(decoded.unknown_fields == std::vector<std::string>{"metadata.bogus", "spec.containers[0].colour", "spec.foo"});
+  CHECK(decoded.type_error.empty());
   CHECK_FALSE(pod["spec"].contains("foo"));
   CHECK(pod["spec"]["containers"][0]["image"] == "x");
   json cm = {{"data", {{"any-key", "v"}}}, {"metadata", {{"labels", {{"a", "b"}}}}}};
-  CHECK(PruneUnknownFields(cat.KindSchema("", "v1", "ConfigMap"), &cm).empty());
-  CHECK(TypeMismatch(cat.KindSchema("", "v1", "ConfigMap"), cm).empty());
-  CHECK(TypeMismatch(cat.KindSchema("", "v1", "ConfigMap"), json{{"data", {{"a", 5}}}}) ==
+  decoded = DecodeTyped(cat.KindSchema("", "v1", "ConfigMap"), &cm);
+  CHECK(decoded.unknown_fields.empty());
+  CHECK(decoded.type_error.empty());
+  json bad = {{"data", {{"a", 5}}}};
+  CHECK(DecodeTyped(cat.KindSchema("", "v1", "ConfigMap"), &bad).type_error ==
         "json: cannot unmarshal number into Go struct field .data[a] of type string");
   json dep = {{"spec", {{"replicas", "3"}}}};
-  CHECK(TypeMismatch(cat.KindSchema("apps", "v1", "Deployment"), dep).find("of type int64") != std::string::npos);
+  CHECK(DecodeTyped(cat.KindSchema("apps", "v1", "Deployment"), &dep).type_error.find("of type int64") !=
+        std::string::npos);
   json svc = {{"spec", {{"ports", {{{"port", 80}, {"targetPort", "http"}}}}}}};
-  CHECK(TypeMismatch(cat.KindSchema("", "v1", "Service"), svc).empty());
-  json nulls = {{"metadata", {{"labels", nullptr}}}, {"spec", nullptr}};
-  CHECK(TypeMismatch(cat.KindSchema("", "v1", "Pod"), nulls).empty());
+  CHECK(DecodeTyped(cat.KindSchema("", "v1", "Service"), &svc).type_error.empty());
+}
+
+TEST_CASE("typed decoding: null is the Go zero value, and omitempty empties are left out") {
+  const auto& cat = catalogue::Catalogue::BuiltIn();
+  // A field set to null is absent, wherever it is and whatever its type.
+  json pod = {{"metadata", {{"name", nullptr}, {"namespace", nullptr}, {"generateName", nullptr},
+                            {"labels", {{"a", nullptr}, {"b", "x"}}}, {"annotations", json::object()}}},
+              {"spec", {{"hostname", nullptr},
+                        {"containers", {{{"name", "c"}, {"ports", nullptr}, {"args", {"x", nullptr}}}}},
+                        {"nodeSelector", json::object()}, {"tolerations", json::array()},
+                        {"overhead", {{"cpu", nullptr}}}, {"nodeName", ""}, {"hostNetwork", false},
+                        {"terminationGracePeriodSeconds", 0}}},
+              {"status", nullptr}};
+  auto decoded = DecodeTyped(cat.KindSchema("", "v1", "Pod"), &pod);
+  CHECK(decoded.type_error.empty());
+  CHECK(decoded.unknown_fields.empty());
+  const json want = {{"metadata", {{"labels", {{"a", ""}, {"b", "x"}}}}},
+                     {"spec", {{"containers", {{{"name", "c"}, {"args", {"x", ""}}}}},
+                               {"overhead", {{"cpu", "0"}}},
+                               // a pointer (*int64): its zero is a value, not empty
+                               {"terminationGracePeriodSeconds", 0}}}};
+  CHECK(pod == want);
+  // Lists and maps without omitempty keep their empty value (PodSpec.containers), as Go does.
+  json empty_containers = {{"spec", {{"containers", json::array()}}}};
+  DecodeTyped(cat.KindSchema("", "v1", "Pod"), &empty_containers);
+  CHECK(empty_containers == json{{"spec", {{"containers", json::array()}}}});
+  // Endpoints.subsets is omitempty; a list item decoded from null is a zero struct.
+  json ep = {{"subsets", json::array()}};
+  DecodeTyped(cat.KindSchema("", "v1", "Endpoints"), &ep);
+  CHECK(ep == json::object());
+  json ep2 = {{"subsets", {nullptr}}};
+  DecodeTyped(cat.KindSchema("", "v1", "Endpoints"), &ep2);
+  CHECK(ep2 == json{{"subsets", {json::object()}}});
 }
 
 TEST_CASE("field validation: duplicate keys are found with their paths") {
@@ -280,6 +328,74 @@ TEST_CASE("field validation: duplicate keys are found with their paths") {
         std::vector<std::string>{"b.c", "l[0].x", "a"});
   CHECK(DuplicateFields(R"({"a":1})").empty());
   CHECK(DuplicateFields("{broken").empty());
+  CHECK(DuplicateFields(R"([[{"k":[0,{"d":1,"d":2}]}]])") == std::vector<std::string>{"[0][0].k[1].d"});
+}
+
+TEST_CASE("nesting depth of a decoded value, measured without recursion") {
+  CHECK_FALSE(NestedDeeperThan(json(1), 0));
+  CHECK_FALSE(NestedDeeperThan(json::parse("[[1],{\"a\":[]}]"), 3));
+  CHECK(NestedDeeperThan(json::parse("[[1],{\"a\":[]}]"), 2));
+  const json deep = json::parse(std::string(kube::kMaxJsonDepth + 1, '[') + std::string(kube::kMaxJsonDepth + 1, ']'));
+  CHECK(NestedDeeperThan(deep, kube::kMaxJsonDepth));
+  CHECK_FALSE(NestedDeeperThan(deep, kube::kMaxJsonDepth + 1));
+}
+
+TEST_CASE("field validation: deep nesting costs linear memory, reports are capped") {
+  // 10,000 levels of arrays: a path per open level would hold ~150 MB of path text at once.
+  const std::string deep = std::string(kube::kMaxJsonDepth, '[') + std::string(kube::kMaxJsonDepth, ']');
+  const long before_kib = PeakRssKib();
+  CHECK(DuplicateFields(deep).empty());
+  CHECK(PeakRssKib() - before_kib < 32 * 1024);
+  // A duplicate at the bottom of a deep nest is still found, with its path.
+  std::string nested;
+  for (int i = 0; i < 2000; ++i) nested += "{\"a\":";
+  nested += "{\"d\":1,\"d\":2}";
+  nested += std::string(2000, '}');
+  auto dups = DuplicateFields(nested);
+  REQUIRE(dups.size() == 1);
+  CHECK(dups[0].size() == 2000 * 2 + 1);
+  // Thousands of long duplicate paths stop at the cap.
+  std::string many = "{\"" + std::string(1000, 'k') + "\":{";
+  for (int i = 0; i < 5000; ++i) many += std::string(i ? "," : "") + "\"x\":1";
+  many += "}}";
+  size_t total = 0;
+  for (const auto& d : DuplicateFields(many)) total += d.size() + 1;
+  CHECK(total >= kMaxReportedPathBytes);
+  CHECK(total < kMaxReportedPathBytes + 2000);
+}
+
+TEST_CASE("pretty JSON: Go's indentation, capped for deep values") {
+  const json obj = {{"a", 1}, {"b", {1, json::object(), json::array(), {{"c", "x\"y"}}}}, {"e", json::object()}};
+  CHECK(Dump(obj, true) == obj.dump(2));
+  CHECK(Dump(obj, false) == obj.dump());
+  // 2,000 levels: indenting every level would write ~4 MB of spaces.
+  const json deep = json::parse(std::string(2000, '[') + std::string(2000, ']'));
+  const std::string text = Dump(deep, true);
+  CHECK(text.size() < 20000);
+  CHECK(json::parse(text) == deep);
+}
+
+TEST_CASE("warnings: kube's recorder — deduplicated, escaped, bounded") {
+  CHECK(WarningHeaders({"a \"b\" c\\d", "x", "a \"b\" c\\d"}) ==
+        std::vector<std::string>{R"(299 - "a \"b\" c\\d")", R"(299 - "x")"});
+  // Control characters and invalid UTF-8 make net.NewWarningHeader refuse the text.
+  CHECK(WarningHeaders({"line\nbreak", "bad \xff", "ok \u00e9"}) == std::vector<std::string>{"299 - \"ok \u00e9\""});
+  // Past 4096 runes in total every warning is cut to 256 runes, and the headers stop growing.
+  std::vector<std::string> many;
+  for (int i = 0; i < 5000; ++i) many.push_back("unknown field \"spec." + std::string(300, 'x') + std::to_string(i) + "\"");
+  auto headers = WarningHeaders(many);
+  size_t total = 0;
+  for (const auto& h : headers) {
+    CHECK(h.size() <= 256 + 12);
+    total += h.size();
+  }
+  CHECK(headers.size() == 16);
+  CHECK(total < 5000);
+  // YAML strict errors are one warning per line, as kube's parseYAMLWarnings splits them.
+  CHECK(SplitYamlWarnings("error converting YAML to JSON: yaml: unmarshal errors:\n  line 2: key \"a\" already set "
+                          "in map\n  line 3: key \"b\" already set in map") ==
+        std::vector<std::string>{"line 2: key \"a\" already set in map", "line 3: key \"b\" already set in map"});
+  CHECK(SplitYamlWarnings("unknown field \"x\"") == std::vector<std::string>{"unknown field \"x\""});
 }
 
 TEST_CASE("discovery: legacy and aggregated documents from the catalogue") {

@@ -4,6 +4,7 @@
 
 #include "endpoints/field_validation.h"
 #include "endpoints/negotiation.h"
+#include "util/json_depth.h"
 #include "yaml/yaml.h"
 
 namespace kube::endpoints {
@@ -19,13 +20,44 @@ constexpr std::string_view kUnsupportedBody =
 // Where kube's options scheme is created: its "not registered" errors name it.
 constexpr std::string_view kOptionsScheme = "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27";
 
+// kube's answer when the serializer cannot even find apiVersion and kind in a body: the decode
+// error and the first bytes of the body (as text when it looks like JSON, else in hex).
+Status Unrecognized(std::string_view kind, std::string_view error, std::string_view body) {
+  constexpr size_t kSummaryBytes = 30;
+  std::string summary;
+  if (body.empty()) {
+    summary = "<empty>";
+  } else if (body.front() == '{') {
+    summary = std::string(body.substr(0, kSummaryBytes)) + (body.size() > kSummaryBytes ? " ..." : "");
+  } else {
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (unsigned char c : body.substr(0, kSummaryBytes)) {
+      summary += kHex[c >> 4];
+      summary += kHex[c & 0xf];
+    }
+    if (body.size() > kSummaryBytes) summary += " ...";
+  }
+  return Status::BadRequest("the object provided is unrecognized (must be of type " + std::string(kind) +
+                            "): " + std::string(error) + " (" + summary + ")");
+}
+
 Result<json> DecodeAnyBody(const HttpRequest& request, const protobuf::KindDefaults& expected,
                            std::vector<std::string>* duplicates) {
   switch (ParseContentType(request.Header("Content-Type"))) {
     case BodyType::kJson: {
-      json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+      const std::string& text = request.body;
+      // Before anything else: nothing may walk a value nested deeper than kube's decoder allows.
+      if (size_t at = FindJsonDepthExcess(text); at != std::string::npos) {
+        return Unrecognized(expected.kind, "couldn't get version/kind; json parse error: " + JsonDepthError(text[at]),
+                            text);
+      }
+      if (!HasBody(request)) {
+        return Unrecognized(expected.kind, "couldn't get version/kind; json parse error: unexpected end of JSON input",
+                            text);
+      }
+      json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (body.is_discarded()) return Status::BadRequest("the request body is not valid JSON");
-      for (auto& path : DuplicateFields(request.body)) duplicates->push_back("duplicate field \"" + path + "\"");
+      for (auto& path : DuplicateFields(text)) duplicates->push_back("duplicate field \"" + path + "\"");
       return body;
     }
     case BodyType::kYaml: {

@@ -9,9 +9,11 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "endpoints/scale.h"
+#include "endpoints/warnings.h"
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
+#include "util/json_depth.h"
 
 namespace kube::endpoints {
 
@@ -35,7 +37,8 @@ protobuf::KindDefaults ExpectedKind(const RequestScope& scope) {
   return {.api_version = scope.store->ApiVersion(), .kind = scope.store->info().kind};
 }
 
-// Drops fields the kind does not define and applies fieldValidation to them and to `duplicates`.
+// Typed decoding of `obj` (field_validation.h), then fieldValidation applied to the unknown
+// fields and to `duplicates`.
 Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj, const catalogue::Catalogue& cat,
                       const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
@@ -46,13 +49,13 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     // Decoded by the kind's schema (custom resources): wrong types are its validation's 422s.
     unknown = std::move(*decoded);
   } else {
-    const auto* schema = cat.KindSchema(info.group, info.version, info.kind);
-    unknown = PruneUnknownFields(schema, obj);
+    TypedDecodeResult typed = DecodeTyped(cat.KindSchema(info.group, info.version, info.kind), obj);
     // Typed decoding fails on a value of the wrong type whatever fieldValidation says.
-    if (std::string mismatch = TypeMismatch(schema, *obj); !mismatch.empty()) {
+    if (!typed.type_error.empty()) {
       return Status::BadRequest(info.kind + " in version \"" + info.version + "\" cannot be handled as a " +
-                                info.kind + ": " + mismatch);
+                                info.kind + ": " + typed.type_error);
     }
+    unknown = std::move(typed.unknown_fields);
   }
   std::vector<std::string> problems = duplicates;
   for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
@@ -63,7 +66,9 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     for (size_t i = 0; i < problems.size(); ++i) message += (i ? ", " : "") + problems[i];
     return Status::BadRequest(message);
   }
-  for (const auto& p : problems) scope.warnings.push_back(p);
+  for (const auto& p : problems) {
+    for (auto& w : SplitYamlWarnings(p)) scope.warnings.push_back(std::move(w));
+  }
   return Status::OK();
 }
 
@@ -154,7 +159,21 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
-    if (!patched.ok()) return patched.status();
+    if (!patched.ok()) {
+      // kube answers a strategic merge patch its library cannot apply (a field the struct lacks,
+      // lists it cannot merge) with a bare 500; a patch that does not fit is the client's error.
+      if (patched.status().HttpCode() >= 500) return Status::BadRequest(patched.status().message());
+      return patched.status();
+    }
+    // A patch can nest values deeper than any body may be; kube's decoder then refuses the result.
+    if (NestedDeeperThan(*patched, kMaxJsonDepth)) {
+      const std::string text = patched->dump(-1, ' ', false, json::error_handler_t::replace);
+      return registry::InvalidError(
+          "", "", "",
+          {registry::FieldError{registry::FieldError::Type::kInvalid, "patch", registry::GoQuote(text),
+                                "couldn't get version/kind; json parse error: " +
+                                    JsonDepthError(text[FindJsonDepthExcess(text)])}});
+    }
     if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
     scope.warnings.resize(request_warnings);
     Status fs = ValidateFields(scope, *params, &*patched, registry_->catalogue());

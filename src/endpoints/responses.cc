@@ -6,8 +6,42 @@ namespace kube::endpoints {
 
 using nlohmann::json;
 
+namespace {
+
+// Levels indented by ?pretty; anything deeper is written compact. Indentation grows with depth,
+// so a deeply nested value would otherwise cost output quadratic in its size (Go's
+// MarshalIndent indents without limit; no real object comes near this).
+constexpr int kMaxIndentedDepth = 64;
+
+std::string Compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// nlohmann's dump(2) layout (Go's MarshalIndent with two spaces), up to kMaxIndentedDepth.
+void Indented(const json& j, int depth, std::string* out) {
+  const bool collection = j.is_object() || j.is_array();
+  if (!collection || j.empty() || depth >= kMaxIndentedDepth) {
+    *out += Compact(j);
+    return;
+  }
+  const std::string inner(2 * (depth + 1), ' ');
+  *out += j.is_object() ? "{\n" : "[\n";
+  bool first = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!first) *out += ",\n";
+    first = false;
+    *out += inner;
+    if (j.is_object()) *out += Compact(json(it.key())) + ": ";
+    Indented(*it, depth + 1, out);
+  }
+  *out += '\n' + std::string(2 * depth, ' ') + (j.is_object() ? '}' : ']');
+}
+
+}  // namespace
+
 std::string Dump(const json& j, bool pretty) {
-  return j.dump(pretty ? 2 : -1, ' ', false, json::error_handler_t::replace);
+  if (!pretty) return Compact(j);
+  std::string out;
+  Indented(j, 0, &out);
+  return out;
 }
 
 json StatusObject(const Status& status) {

@@ -5,36 +5,10 @@
 #include <cstdint>
 #include <limits>
 
+#include "util/json_depth.h"
+
 namespace kube::patch::internal {
 namespace {
-
-// Depth is checked on the raw text, before nlohmann builds anything, so that a hostile body cannot
-// make any later recursive walk (ours or nlohmann's copy/compare) run out of stack.
-bool NestingWithinLimit(std::string_view body) {
-  int depth = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (char c : body) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxNestingDepth) return false;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return true;
-}
 
 // Integers beyond int64 decode as float64 in Go, even when nlohmann holds them as uint64.
 bool FitsInt64(const Json& v) {
@@ -68,7 +42,7 @@ std::string GoFloat(double d) {
 }  // namespace
 
 std::optional<Json> ParseBody(std::string_view body) {
-  if (!NestingWithinLimit(body)) return std::nullopt;
+  if (FindJsonDepthExcess(body, kMaxNestingDepth) != std::string_view::npos) return std::nullopt;
   try {
     Json parsed = Json::parse(body.begin(), body.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) return std::nullopt;

@@ -9,6 +9,7 @@
 #include "protobuf/protobuf.h"
 #include "protobuf/well_known.h"
 #include "protobuf/wire.h"
+#include "util/json_depth.h"
 
 namespace kube::protobuf {
 namespace {
@@ -319,6 +320,8 @@ Status Decoder::RawJson(std::string_view raw, json* out, int depth) {
     *out = std::move(*nested);
     return Status::OK();
   }
+  // Nothing may walk a value nested deeper than kube's JSON decoder allows.
+  if (FindJsonDepthExcess(raw) != std::string_view::npos) return Fail("embedded raw JSON nested too deeply");
   json parsed = json::parse(raw, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return Fail("embedded raw JSON is not valid JSON");
   *out = std::move(parsed);

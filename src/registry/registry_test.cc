@@ -233,6 +233,57 @@ TEST_CASE("invalid names per kind give kube's exact 422") {
   CHECK(reg.cm->Create("default", Cm(std::string(254, 'a')), WriteOptions{}).status().code() == StatusCode::kInvalid);
 }
 
+TEST_CASE("names that cannot be a path segment are kube's 400 on reads, updates and deletes") {
+  Reg reg;
+  MustCreate(reg.cm, "default", Cm("ok"));
+  ExpectError(reg.cm->Get("default", "..", storage::GetOptions{}), StatusCode::kBadRequest,
+              "Name parameter invalid: \"..\": may not be '..'");
+  ExpectError(reg.cm->Get("default", ".", storage::GetOptions{}), StatusCode::kBadRequest,
+              "Name parameter invalid: \".\": may not be '.'");
+  ExpectError(reg.cm->Get("default", "a%b/c", storage::GetOptions{}), StatusCode::kBadRequest,
+              "Name parameter invalid: \"a%b/c\": may not contain '/';may not contain '%'");
+  ExpectError(Delete(reg.cm, "default", ".."), StatusCode::kBadRequest,
+              "Name parameter invalid: \"..\": may not be '..'");
+  ExpectError(Update(reg.cm, "default", "..", Put(Cm(".."))), StatusCode::kBadRequest,
+              "Name parameter invalid: \"..\": may not be '..'");
+  ExpectError(reg.croles->Get("", "..", storage::GetOptions{}), StatusCode::kBadRequest,
+              "Name parameter invalid: \"..\": may not be '..'");
+  // A field selector on such a name cannot be read as one key: the list is empty, not an error.
+  auto list = reg.cm->List("default", Selecting("", "metadata.name=.."));
+  REQUIRE(list.ok());
+  CHECK(list->items.empty());
+}
+
+TEST_CASE("generateName is validated as a prefix beside the generated name, as kube does") {
+  Reg reg;
+  auto r = reg.cm->Create("default", Object{{"metadata", {{"generateName", "Bad_"}}}}, WriteOptions{});
+  REQUIRE(r.status().code() == StatusCode::kInvalid);
+  REQUIRE(r.status().details().causes.size() == 2);
+  CHECK(r.status().details().causes[0].field == "metadata.generateName");
+  CHECK(r.status().details().causes[0].message == "Invalid value: \"Bad_\": " + std::string(kSubdomainMsg));
+  CHECK(r.status().details().causes[1].field == "metadata.name");
+  // A trailing dash is fine in a prefix; path-segment rules apply to prefixes of RBAC names.
+  MustCreate(reg.cm, "default", Object{{"metadata", {{"generateName", "web-"}}}});
+  auto role = reg.croles->Create("", Object{{"metadata", {{"generateName", "a/"}}}}, WriteOptions{});
+  REQUIRE(role.status().code() == StatusCode::kInvalid);
+  CHECK(role.status().details().causes[0].field == "metadata.generateName");
+  CHECK(role.status().details().causes[0].message == "Invalid value: \"a/\": may not contain '/'");
+  // The generic path-segment check runs only once the kind's own rule passed (one cause here).
+  auto dots = reg.cm->Create("default", Cm(".."), WriteOptions{});
+  REQUIRE(dots.status().code() == StatusCode::kInvalid);
+  CHECK(dots.status().details().causes.size() == 1);
+}
+
+TEST_CASE("a name of a megabyte is a 422, not a stack overflow") {
+  Reg reg;
+  auto r = reg.cm->Create("default", Cm(std::string(1 << 20, 'a')), WriteOptions{});
+  REQUIRE(r.status().code() == StatusCode::kInvalid);
+  CHECK(r.status().details().causes[0].message.find("must be no more than 253 characters") != std::string::npos);
+  Object labels = Cm("l");
+  labels["metadata"]["labels"] = {{std::string(1 << 20, 'k'), std::string(1 << 20, 'v')}};
+  CHECK(reg.cm->Create("default", labels, WriteOptions{}).status().code() == StatusCode::kInvalid);
+}
+
 TEST_CASE("invalid labels are 422 with kube's messages") {
   Reg reg;
   Object body = Cm("l1");

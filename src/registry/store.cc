@@ -11,6 +11,7 @@
 #include "registry/errors.h"
 #include "registry/namespace_lifecycle.h"
 #include "storage/object_codec.h"
+#include "util/strings.h"
 
 namespace kube::registry {
 
@@ -98,6 +99,14 @@ std::string Store::Key(std::string_view ns, std::string_view name) const {
   return key + "/" + std::string(name);
 }
 
+Result<std::string> Store::ObjectKey(std::string_view ns, std::string_view name) const {
+  if (name.empty()) return Status::BadRequest("Name parameter required.");
+  if (auto problems = PathSegmentNameProblems(name); !problems.empty()) {
+    return Status::BadRequest("Name parameter invalid: " + GoQuote(name) + ": " + Join(problems, ";"));
+  }
+  return Key(ns, name);
+}
+
 std::string Store::CollectionKey(std::string_view ns) const {
   std::string key = info_.storage_prefix;
   if (info_.namespaced && !ns.empty()) key += "/" + std::string(ns);
@@ -124,7 +133,9 @@ ObjectPtr Store::AsServed(ObjectPtr obj) const {
 
 Result<ObjectPtr> Store::Get(std::string_view ns, std::string_view name,
                              const storage::GetOptions& options) const {
-  auto got = storage_->Get(Key(ns, name), options);
+  auto key = ObjectKey(ns, name);
+  if (!key.ok()) return key.status();
+  auto got = storage_->Get(*key, options);
   if (!got.ok()) return FromStorage(got.status(), info_.group, info_.resource, name);
   if (!*got) return NotFoundError(info_.group, info_.resource, name);
   return AsServed(*got);
@@ -138,8 +149,11 @@ Result<storage::ListResult> Store::List(std::string_view ns, storage::ListOption
   auto name = options.predicate.MatchesSingleName();
   std::string key = CollectionKey(ns);
   if (name && options.predicate.continue_token.empty() && (!info_.namespaced || !ns.empty())) {
-    key = Key(ns, *name);
-    options.recursive = false;
+    // Skipped, as in kube, when the name cannot be a key: the list is then simply empty.
+    if (auto single = ObjectKey(ns, *name); single.ok()) {
+      key = std::move(*single);
+      options.recursive = false;
+    }
   }
   auto list = storage_->GetList(key, options);
   if (!list.ok()) return FromStorage(list.status(), info_.group, info_.resource, "");
@@ -248,16 +262,10 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
   const bool generated = meta.value("name", "").empty() && !generate_name.empty();
   for (int attempt = 0;; ++attempt) {
     if (generated) meta["name"] = generate_name.substr(0, 58) + RandomSuffix();
-    FieldErrors errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);
-    if (generated && !errors.empty()) {
-      // Report the prefix, as kube validates generateName rather than the generated name.
-      for (auto& e : errors) {
-        if (e.field == "metadata.name") {
-          e.field = "metadata.generateName";
-          e.value = GoQuote(generate_name);
-        }
-      }
-    }
+    // kube validates generateName as a prefix and, separately, the name generated from it.
+    FieldErrors errors = generate_name.empty() ? FieldErrors{} : ValidateGenerateName(generate_name, rules_.name_rule);
+    FieldErrors meta_errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);
+    errors.insert(errors.end(), meta_errors.begin(), meta_errors.end());
     if (errors.empty() && strategy_) errors = strategy_->Validate(obj);
     if (!errors.empty()) return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
     const std::string name = meta["name"];

@@ -66,6 +66,9 @@ class Store {
 
   // Storage keys: <prefix>/<ns>/<name>, <prefix>/<name>; collections <prefix>[/<ns>].
   std::string Key(std::string_view ns, std::string_view name) const;
+  // Key() for a name from a request, refused (400, kube's KeyFunc messages) when it cannot be
+  // one: empty, "." or "..", or containing '/' or '%'.
+  Result<std::string> ObjectKey(std::string_view ns, std::string_view name) const;
   std::string CollectionKey(std::string_view ns) const;
 
   Result<storage::ObjectPtr> Get(std::string_view ns, std::string_view name,

@@ -56,7 +56,9 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
   if (info_.resource == "namespaces" && info_.group.empty() && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->CheckDeletable(name));
   }
-  const std::string key = Key(ns, name);
+  auto object_key = ObjectKey(ns, name);
+  if (!object_key.ok()) return object_key.status();
+  const std::string& key = *object_key;
   auto current = storage_->Get(key, storage::GetOptions{});
   if (!current.ok()) return FromStorage(current.status(), info_.group, info_.resource, name);
   const Object& cur = **current;

@@ -146,7 +146,9 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
       !(subresource == "finalize" && info_.resource == "namespaces")) {
     return MethodNotSupportedError(info_.group, info_.resource + "/" + std::string(subresource), "update");
   }
-  const std::string key = Key(ns, name);
+  auto object_key = ObjectKey(ns, name);
+  if (!object_key.ok()) return object_key.status();
+  const std::string& key = *object_key;
   if (info_.namespaced && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/false, info_.group, info_.resource));
   }

@@ -2,18 +2,46 @@
 
 #include <nlohmann/json.hpp>
 
-#include <regex>
+#include <algorithm>
 #include <set>
 
 namespace kube::registry {
 
 namespace {
 
-const std::regex kSubdomain(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
-const std::regex kLabel(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?)");
-const std::regex kDns1035(R"([a-z]([-a-z0-9]*[a-z0-9])?)");
-const std::regex kQualifiedNamePart(R"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])");
-const std::regex kLabelValue(R"((([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?)");
+// kube's name grammars, matched by hand: std::regex matches recursively, one stack frame per
+// character, so a long hostile name would exhaust the stack. Each matcher is the regex quoted in
+// the matching message below.
+bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool MatchesDnsLabel(std::string_view s) {
+  return !s.empty() && IsLowerAlnum(s.front()) && IsLowerAlnum(s.back()) &&
+         std::all_of(s.begin(), s.end(), [](char c) { return IsLowerAlnum(c) || c == '-'; });
+}
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*
+bool MatchesDnsSubdomain(std::string_view s) {
+  while (true) {
+    const size_t dot = s.find('.');
+    if (!MatchesDnsLabel(s.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) return true;
+    s.remove_prefix(dot + 1);
+  }
+}
+
+// [a-z]([-a-z0-9]*[a-z0-9])?
+bool MatchesDns1035Label(std::string_view s) { return MatchesDnsLabel(s) && s.front() >= 'a' && s.front() <= 'z'; }
+
+// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool MatchesQualifiedNamePart(std::string_view s) {
+  return !s.empty() && IsAlnum(s.front()) && IsAlnum(s.back()) &&
+         std::all_of(s.begin(), s.end(), [](char c) { return IsAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+// (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?
+bool MatchesLabelValue(std::string_view s) { return s.empty() || MatchesQualifiedNamePart(s); }
 
 constexpr std::string_view kSubdomainMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
@@ -40,15 +68,11 @@ FieldError Invalid(std::string field, std::string_view value, std::string_view d
   return FieldError{FieldError::Type::kInvalid, std::move(field), GoQuote(value), std::string(detail)};
 }
 
-// Every name must also be usable as one URL path segment.
-void CheckPathSegment(std::string_view name, const std::string& field, FieldErrors* errors) {
-  if (name == "." || name == "..") {
-    errors->push_back(Invalid(field, name, "may not be '" + std::string(name) + "'"));
-  } else if (name.find('/') != std::string_view::npos) {
-    errors->push_back(Invalid(field, name, "may not contain '/'"));
-  } else if (name.find('%') != std::string_view::npos) {
-    errors->push_back(Invalid(field, name, "may not contain '%'"));
-  }
+// kube's maskTrailingDash: a generateName may end in '-' (it is followed by the random suffix).
+// Its quirk of dropping the character before the dash is kept.
+std::string MaskTrailingDash(std::string_view name) {
+  if (name.size() > 1 && name.back() == '-') return std::string(name.substr(0, name.size() - 2)) + "a";
+  return std::string(name);
 }
 
 void ValidateQualifiedName(std::string_view key, const std::string& field, FieldErrors* errors) {
@@ -61,7 +85,7 @@ void ValidateQualifiedName(std::string_view key, const std::string& field, Field
       errors->push_back(Invalid(field, key, "prefix part must be non-empty"));
     } else if (prefix.size() > 253) {
       errors->push_back(Invalid(field, key, "prefix part must be no more than 253 characters"));
-    } else if (!std::regex_match(prefix.begin(), prefix.end(), kSubdomain)) {
+    } else if (!MatchesDnsSubdomain(prefix)) {
       errors->push_back(Invalid(field, key, "prefix part " + std::string(kSubdomainMsg)));
     }
   }
@@ -69,8 +93,45 @@ void ValidateQualifiedName(std::string_view key, const std::string& field, Field
     errors->push_back(Invalid(field, key, "name part must be non-empty"));
   } else if (name.size() > 63) {
     errors->push_back(Invalid(field, key, "name part must be no more than 63 characters"));
-  } else if (!std::regex_match(name.begin(), name.end(), kQualifiedNamePart)) {
+  } else if (!MatchesQualifiedNamePart(name)) {
     errors->push_back(Invalid(field, key, kQualifiedMsg));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> PathSegmentNameProblems(std::string_view name, bool prefix) {
+  if (!prefix && (name == "." || name == "..")) return {"may not be '" + std::string(name) + "'"};
+  std::vector<std::string> problems;
+  for (const char* c : {"/", "%"}) {
+    if (name.find(*c) != std::string_view::npos) problems.push_back("may not contain '" + std::string(c) + "'");
+  }
+  return problems;
+}
+
+namespace {
+
+// The rule's own checks (kube's per-kind name function), as the strategy's validation runs them.
+// `value` is what the errors quote.
+void CheckNameRule(std::string_view name, NameRule rule, bool prefix, const std::string& field,
+                   std::string_view value, FieldErrors* errors) {
+  const std::string masked = prefix && rule != NameRule::kPathSegment ? MaskTrailingDash(name) : std::string(name);
+  switch (rule) {
+    case NameRule::kDnsSubdomain:
+      if (masked.size() > 253) errors->push_back(Invalid(field, value, "must be no more than 253 characters"));
+      if (!MatchesDnsSubdomain(masked)) errors->push_back(Invalid(field, value, kSubdomainMsg));
+      break;
+    case NameRule::kDnsLabel:
+      if (masked.size() > 63) errors->push_back(Invalid(field, value, "must be no more than 63 characters"));
+      if (!MatchesDnsLabel(masked)) errors->push_back(Invalid(field, value, kLabelMsg));
+      break;
+    case NameRule::kDns1035Label:
+      if (masked.size() > 63) errors->push_back(Invalid(field, value, "must be no more than 63 characters"));
+      if (!MatchesDns1035Label(masked)) errors->push_back(Invalid(field, value, kDns1035Msg));
+      break;
+    case NameRule::kPathSegment:
+      for (const auto& p : PathSegmentNameProblems(name, prefix)) errors->push_back(Invalid(field, value, p));
+      break;
   }
 }
 
@@ -79,23 +140,18 @@ void ValidateQualifiedName(std::string_view key, const std::string& field, Field
 FieldErrors ValidateName(std::string_view name, NameRule rule, std::string_view field_view) {
   FieldErrors errors;
   const std::string field(field_view);
-  switch (rule) {
-    case NameRule::kDnsSubdomain:
-      if (name.size() > 253) errors.push_back(Invalid(field, name, "must be no more than 253 characters"));
-      if (!std::regex_match(name.begin(), name.end(), kSubdomain)) errors.push_back(Invalid(field, name, kSubdomainMsg));
-      break;
-    case NameRule::kDnsLabel:
-      if (name.size() > 63) errors.push_back(Invalid(field, name, "must be no more than 63 characters"));
-      if (!std::regex_match(name.begin(), name.end(), kLabel)) errors.push_back(Invalid(field, name, kLabelMsg));
-      break;
-    case NameRule::kDns1035Label:
-      if (name.size() > 63) errors.push_back(Invalid(field, name, "must be no more than 63 characters"));
-      if (!std::regex_match(name.begin(), name.end(), kDns1035)) errors.push_back(Invalid(field, name, kDns1035Msg));
-      break;
-    case NameRule::kPathSegment:
-      break;
+  CheckNameRule(name, rule, /*prefix=*/false, field, name, &errors);
+  // The generic check kube runs once the kind's own validation has passed: every name must be
+  // usable as one URL path segment.
+  if (errors.empty()) {
+    for (const auto& p : PathSegmentNameProblems(name)) errors.push_back(Invalid(field, name, p));
   }
-  CheckPathSegment(name, field, &errors);
+  return errors;
+}
+
+FieldErrors ValidateGenerateName(std::string_view generate_name, NameRule rule) {
+  FieldErrors errors;
+  CheckNameRule(generate_name, rule, /*prefix=*/true, "metadata.generateName", generate_name, &errors);
   return errors;
 }
 
@@ -118,7 +174,7 @@ FieldErrors ValidateObjectMeta(const nlohmann::json& meta, NameRule rule, bool n
       const std::string v = value.is_string() ? value.get<std::string>() : "";
       // Length and format are reported independently, as kube's IsValidLabelValue does.
       if (v.size() > 63) errors.push_back(Invalid("metadata.labels", v, "must be no more than 63 characters"));
-      if (!std::regex_match(v, kLabelValue)) errors.push_back(Invalid("metadata.labels", v, kLabelValueMsg));
+      if (!MatchesLabelValue(v)) errors.push_back(Invalid("metadata.labels", v, kLabelValueMsg));
     }
   }
   if (auto annotations = meta.find("annotations"); annotations != meta.end() && annotations->is_object()) {

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "registry/errors.h"
 
@@ -22,6 +23,14 @@ enum class NameRule {
 
 // Errors for metadata.name under `rule` (empty when valid).
 FieldErrors ValidateName(std::string_view name, NameRule rule, std::string_view field = "metadata.name");
+
+// Errors for metadata.generateName under `rule`, validated as the prefix of a name (a trailing '-'
+// allowed), as kube validates it beside the generated name.
+FieldErrors ValidateGenerateName(std::string_view generate_name, NameRule rule);
+
+// kube's path-segment rules (IsPathSegmentName, or IsPathSegmentPrefix when `prefix`): a name may
+// not be "." or "..", and neither may contain '/' or '%'. The problems in kube's words.
+std::vector<std::string> PathSegmentNameProblems(std::string_view name, bool prefix = false);
 
 // Errors for the whole metadata of an object being created or updated.
 FieldErrors ValidateObjectMeta(const nlohmann::json& metadata, NameRule rule, bool namespaced);

@@ -77,12 +77,17 @@ class Node final : public Schema {
   const json* CelRules() const override {
     return cel_rules_ || !target_ ? cel_rules_ : target_->CelRules();
   }
+  bool OmitsEmpty(std::string_view name) const override {
+    if (target_) return target_->OmitsEmpty(name);
+    return std::binary_search(omit_empty_.begin(), omit_empty_.end(), name);
+  }
 
   Type type_ = Type::kAny;
   std::string_view definition_;  // points into the definitions map's key
   const Schema* target_ = nullptr;
   std::vector<std::pair<std::string, const Schema*>> fields_;  // sorted by name
   std::vector<std::string> required_;
+  std::vector<std::string> omit_empty_;  // sorted
   const Schema* items_ = nullptr;
   std::string list_type_;
   std::vector<std::string> list_map_keys_;
@@ -160,7 +165,7 @@ class Builder {
     unknown_ = &nodes_.emplace_back();
   }
 
-  void BuildDefinitions(const json& definitions, const json& special) {
+  void BuildDefinitions(const json& definitions, const json& special, const json* omit_empty) {
     std::map<std::string_view, Node*> own;  // defs_ hands out const nodes; these are still built
     std::vector<std::pair<Node*, const json*>> todo;
     for (const auto& [name, schema] : definitions.items()) {
@@ -182,6 +187,14 @@ class Builder {
         node.items_ = nullptr;
         node.preserve_ = true;
       }
+    }
+    if (omit_empty == nullptr) return;
+    for (const auto& [name, fields] : omit_empty->items()) {
+      auto it = own.find(name);
+      if (it == own.end()) throw std::invalid_argument("omitempty of unknown " + name);
+      Node& node = *it->second;
+      node.omit_empty_ = fields.get<std::vector<std::string>>();
+      std::sort(node.omit_empty_.begin(), node.omit_empty_.end());
     }
   }
 
@@ -380,12 +393,13 @@ SchemaGraph::SchemaGraph(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 SchemaGraph::~SchemaGraph() = default;
 
 Result<std::unique_ptr<SchemaGraph>> SchemaGraph::FromDefinitions(const json& definitions,
-                                                                  const json& special) {
+                                                                  const json& special,
+                                                                  const json* omit_empty) {
   auto impl = std::make_unique<Impl>();
   impl->source = &definitions;
   try {
     Builder(Builder::Mode::kDefinitions, impl->nodes, impl->definitions)
-        .BuildDefinitions(definitions, special);
+        .BuildDefinitions(definitions, special, omit_empty);
   } catch (const std::exception& e) {
     return Status::BadRequest(std::string("schema definitions: ") + e.what());
   }

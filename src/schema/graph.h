@@ -37,11 +37,13 @@ namespace kube::schema {
 class SchemaGraph {
  public:
   // `definitions`: {name: schema}; `special`: {name: "int-or-string" | "quantity" | "time" |
-  // "any"} overrides the type of named definitions. The graph points into `definitions`, which
+  // "any"} overrides the type of named definitions; `omit_empty` ({name: [property names]}, or
+  // null for none) names the fields Schema::OmitsEmpty reports. The graph points into `definitions`, which
   // must outlive it. Errors (400 BadRequest) name a dangling $ref, an unknown special type or a
   // malformed keyword.
   static Result<std::unique_ptr<SchemaGraph>> FromDefinitions(const nlohmann::json& definitions,
-                                                              const nlohmann::json& special);
+                                                              const nlohmann::json& special,
+                                                              const nlohmann::json* omit_empty = nullptr);
   // A CRD version's openAPIV3Schema. The graph keeps its own copy of the JSON (defaults and enums
   // point into it), so it can be freed with the CRD. Errors (400 BadRequest) name a malformed
   // keyword or a $ref.

@@ -127,6 +127,11 @@ class Schema {
   virtual const ValueValidation* Validation() const { return nullptr; }
   // x-kubernetes-validations (CEL rules) as written, or nullptr. Carried, not evaluated here.
   virtual const nlohmann::json* CelRules() const { return nullptr; }
+  // kObject of a built-in kind: whether Go's JSON encoder leaves field `name` out when its value
+  // is empty — an `omitempty` slice ([]), map ({}) or non-pointer scalar ("", 0, false) — so that
+  // kube never stores or returns that empty value. False for unknown fields and for custom
+  // resources (kube keeps their JSON as sent).
+  virtual bool OmitsEmpty(std::string_view name) const { return false; }
 };
 
 }  // namespace kube::schema

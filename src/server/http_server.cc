@@ -3,15 +3,22 @@
 #include <httplib.h>
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <vector>
+
+#include "server/connection.h"
 
 namespace kube::server {
 
@@ -19,17 +26,31 @@ namespace {
 
 // One thread per connection: a watch keeps its connection's thread for its whole life, so a
 // fixed pool (8 threads by default) would stall every other client behind eight watches.
+//
+// The threads get large stacks (reserved, not committed): a request may carry values nested as
+// deep as kube allows (10,000 levels), and copying or serialising them recurses once per level,
+// which a sanitizer build's frames cannot fit into the default 8 MiB.
 class ThreadPerConnection final : public httplib::TaskQueue {
  public:
+  static constexpr size_t kStackBytes = 64u << 20;
+
   void enqueue(std::function<void()> fn) override {
     std::lock_guard lock(mu_);
     ReapFinishedLocked();
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    workers_.push_back(Worker{std::thread([fn = std::move(fn), done] {
-                                fn();
-                                done->store(true);
-                              }),
-                              done});
+    auto task = std::make_unique<Task>(Task{std::move(fn), std::make_shared<std::atomic<bool>>(false)});
+    auto done = task->done;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStackBytes);
+    pthread_t thread;
+    const int rc = pthread_create(&thread, &attr, &Run, task.get());
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+      task->fn();  // no thread to be had: serve the connection here rather than drop it
+      return;
+    }
+    task.release();  // Run owns it now
+    workers_.push_back(Worker{thread, done});
   }
   void shutdown() override {
     std::vector<Worker> workers;
@@ -37,18 +58,28 @@ class ThreadPerConnection final : public httplib::TaskQueue {
       std::lock_guard lock(mu_);
       workers.swap(workers_);
     }
-    for (auto& w : workers) w.thread.join();
+    for (auto& w : workers) pthread_join(w.thread, nullptr);
   }
 
  private:
-  struct Worker {
-    std::thread thread;
+  struct Task {
+    std::function<void()> fn;
     std::shared_ptr<std::atomic<bool>> done;
   };
+  struct Worker {
+    pthread_t thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  static void* Run(void* arg) {
+    std::unique_ptr<Task> task(static_cast<Task*>(arg));
+    task->fn();
+    task->done->store(true);
+    return nullptr;
+  }
   void ReapFinishedLocked() {
     for (auto it = workers_.begin(); it != workers_.end();) {
       if (it->done->load()) {
-        it->thread.join();
+        pthread_join(it->thread, nullptr);
         it = workers_.erase(it);
       } else {
         ++it;
@@ -59,14 +90,14 @@ class ThreadPerConnection final : public httplib::TaskQueue {
   std::vector<Worker> workers_;
 };
 
-endpoints::HttpRequest Convert(const httplib::Request& req) {
+endpoints::HttpRequest Convert(const httplib::Request& req, std::string body) {
   endpoints::HttpRequest r;
   r.method = req.method;
   r.path = req.path;
   auto q = req.target.find('?');
   if (q != std::string::npos) r.raw_query = req.target.substr(q + 1);
   for (const auto& [k, v] : req.headers) r.headers.emplace(k, v);
-  r.body = req.body;
+  r.body = std::move(body);
   r.remote_addr = req.remote_addr;
   return r;
 }
@@ -102,20 +133,178 @@ constexpr const char* kInternalError =
     R"("reason":"InternalError","details":{"causes":[{"message":"unexpected failure while serving the request"}]},)"
     R"("code":500})";
 
+std::string StatusBody(int code, std::string_view reason, std::string_view message) {
+  return R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":")" +
+         std::string(message) + R"(","reason":")" + std::string(reason) + R"(","details":{},"code":)" +
+         std::to_string(code) + "}";
+}
+
+std::string TooLarge(size_t limit) {
+  return StatusBody(413, "RequestEntityTooLarge", "Request entity too large: limit is " + std::to_string(limit));
+}
+
+// The Content-Type of a multipart request, hidden from httplib until its body is read. Requests
+// of one connection are served one after another on its thread.
+thread_local std::optional<std::string> multipart_content_type;
+
+// How the request head says its body is framed (RFC 9112 §6.3, as net/http reads it).
+struct BodyFraming {
+  enum class Kind { kNone, kLength, kChunked, kMalformed };
+  Kind kind = Kind::kNone;
+  uint64_t length = 0;
+};
+
+BodyFraming ReadFraming(const httplib::Headers& headers) {
+  BodyFraming f;
+  auto te = headers.equal_range("Transfer-Encoding");
+  if (te.first != te.second) {
+    // net/http accepts exactly one coding, "chunked"; a Content-Length beside it is ignored.
+    const bool chunked = std::next(te.first) == te.second && strcasecmp(te.first->second.c_str(), "chunked") == 0;
+    f.kind = chunked ? BodyFraming::Kind::kChunked : BodyFraming::Kind::kMalformed;
+    return f;
+  }
+  auto cl = headers.equal_range("Content-Length");
+  std::optional<std::string> value;
+  for (auto it = cl.first; it != cl.second; ++it) {
+    std::string v = it->second;
+    v.erase(0, v.find_first_not_of(" \t"));
+    v.erase(v.find_last_not_of(" \t") + 1);
+    if (value && *value != v) return BodyFraming{BodyFraming::Kind::kMalformed};  // smuggling guard
+    value = std::move(v);
+  }
+  // No Content-Length (httplib drops an empty one) and no coding: a request without a body.
+  if (!value || value->empty()) return f;
+  // Decimal digits only, at most 2^63-1 (net/http's ParseUint(v, 10, 63)): not "-1", "+5", "0x10".
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+  uint64_t n = 0;
+  for (char c : *value) {
+    if (c < '0' || c > '9' || n > (kMax - static_cast<uint64_t>(c - '0')) / 10) {
+      return BodyFraming{BodyFraming::Kind::kMalformed};
+    }
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  f.kind = BodyFraming::Kind::kLength;
+  f.length = n;
+  return f;
+}
+
+// Sets a request header before httplib reads the body (the request is httplib's own mutable
+// object, passed to the pre-routing handler as const).
+void SetRequestHeader(const httplib::Request& req, const char* name, std::string value) {
+  auto& headers = const_cast<httplib::Headers&>(req.headers);
+  headers.erase(name);
+  headers.emplace(name, std::move(value));
+}
+
+// The HTTP server: httplib's request parsing and routing over our Connection (connection.h),
+// which bounds request heads and never reuses a connection whose body was left unread.
+class ApiHttpServer final : public httplib::Server {
+ public:
+  explicit ApiHttpServer(ConnectionOptions options) : options_(options) {}
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    return Connection::Serve(
+        sock, options_, [this] { return svr_sock_ == INVALID_SOCKET; },
+        [this](httplib::Stream& strm, bool close_connection, bool& connection_closed) {
+          return process_request(strm, close_connection, connection_closed, nullptr);
+        });
+  }
+
+  const ConnectionOptions options_;
+};
+
 }  // namespace
 
 struct HttpServer::Impl {
+  explicit Impl(const ServerOptions& o) : options(o), server(ConnectionOptions{}) {}
+
   ServerOptions options;
   endpoints::Handler handler;
-  httplib::Server server;
+  ApiHttpServer server;
   std::thread listener;
   int port = 0;
 
-  void Serve(const httplib::Request& req, httplib::Response& res) {
+  // Runs before httplib reads any body: settles how the body is framed, so that no request waits
+  // for a body that is not coming and none larger than the limit is read.
+  httplib::Server::HandlerResponse PreRoute(const httplib::Request& req, httplib::Response& res) {
+    // No response compression: httplib gzips chunked JSON without flushing, which would hold back
+    // watch events from every Go client (they all send Accept-Encoding: gzip).
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    // Nor partial answers: API responses ignore Range, as net/http handlers do.
+    const_cast<httplib::Request&>(req).ranges.clear();
+    Connection* conn = Connection::Current();
+    const BodyFraming framing = ReadFraming(req.headers);
+    const bool body_follows = framing.kind == BodyFraming::Kind::kChunked ||
+                              framing.kind == BodyFraming::Kind::kMalformed ||
+                              (framing.kind == BodyFraming::Kind::kLength && framing.length > 0);
+    if (conn != nullptr) conn->EndHead(body_follows);
+    switch (framing.kind) {
+      case BodyFraming::Kind::kMalformed:
+        // net/http's answer to a Content-Length or Transfer-Encoding it cannot use (it answers an
+        // unknown transfer coding with 501; a client error is not a server failure here).
+        res.status = 400;
+        res.set_content("400 Bad Request", "text/plain; charset=utf-8");
+        return httplib::Server::HandlerResponse::Handled;
+      case BodyFraming::Kind::kLength:
+        if (framing.length > options.max_request_body_bytes) {
+          res.status = 413;
+          res.set_content(TooLarge(options.max_request_body_bytes), "application/json");
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        SetRequestHeader(req, "Content-Length", std::to_string(framing.length));
+        break;
+      case BodyFraming::Kind::kNone:
+        // Without this httplib would read until the client closes the connection.
+        SetRequestHeader(req, "Content-Length", "0");
+        break;
+      case BodyFraming::Kind::kChunked:
+        // httplib skips the body of a DELETE without a Content-Length; the coding still wins.
+        SetRequestHeader(req, "Content-Length", "0");
+        break;
+    }
+    if (req.is_multipart_form_data()) {
+      // httplib would parse the parts itself; the API treats the body as an unknown media type.
+      multipart_content_type = req.get_header_value("Content-Type");
+      SetRequestHeader(req, "Content-Type", "application/octet-stream");
+    } else {
+      multipart_content_type.reset();
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  }
+
+  // A request that may carry a body: read it here, refusing it as soon as it passes the limit.
+  void ServeWithBody(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    std::string body;
+    bool too_large = false;
+    const bool read = reader([&](const char* data, size_t n) {
+      if (body.size() + n > options.max_request_body_bytes) {
+        too_large = true;
+        return false;
+      }
+      body.append(data, n);
+      return true;
+    });
+    if (too_large) {
+      res.status = 413;
+      res.set_content(TooLarge(options.max_request_body_bytes), "application/json");
+      return;
+    }
+    if (!read) {  // broken chunk framing, a body cut short, undecodable Content-Encoding
+      res.status = 400;
+      res.set_content("400 Bad Request", "text/plain; charset=utf-8");
+      return;
+    }
+    if (Connection* conn = Connection::Current()) conn->BodyRead();
+    if (multipart_content_type) SetRequestHeader(req, "Content-Type", *multipart_content_type);
+    Serve(req, res, std::move(body));
+  }
+
+  void Serve(const httplib::Request& req, httplib::Response& res, std::string body = {}) {
     const auto start = std::chrono::steady_clock::now();
     endpoints::HttpResponse out;
     try {
-      out = handler(Convert(req));
+      out = handler(Convert(req, std::move(body)));
     } catch (...) {
       // The recovery filter: nothing a client sends may take the server down.
       out = endpoints::HttpResponse{};
@@ -157,31 +346,26 @@ struct HttpServer::Impl {
 };
 
 HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->options = options;
+    : impl_(std::make_unique<Impl>(options)) {
   impl_->handler = std::move(handler);
   auto& svr = impl_->server;
   svr.new_task_queue = [] { return new ThreadPerConnection(); };
   svr.set_tcp_nodelay(true);
-  svr.set_keep_alive_max_count(100000);
-  svr.set_keep_alive_timeout(120);
-  svr.set_read_timeout(60, 0);
-  svr.set_write_timeout(60, 0);
+  // Keep-alive and socket timeouts are the Connection's (ConnectionOptions defaults).
   svr.set_payload_max_length(options.max_request_body_bytes);
-  // No response compression: httplib gzips chunked JSON without flushing, which would hold back
-  // watch events from every Go client (they all send Accept-Encoding: gzip).
-  svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
-    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
-    return httplib::Server::HandlerResponse::Unhandled;
+  svr.set_pre_routing_handler([impl = impl_.get()](const httplib::Request& req, httplib::Response& res) {
+    return impl->PreRoute(req, res);
   });
-  auto serve = [impl = impl_.get()](const httplib::Request& req, httplib::Response& res) {
-    impl->Serve(req, res);
+  auto serve = [impl = impl_.get()](const httplib::Request& req, httplib::Response& res) { impl->Serve(req, res); };
+  auto serve_with_body = [impl = impl_.get()](const httplib::Request& req, httplib::Response& res,
+                                              const httplib::ContentReader& reader) {
+    impl->ServeWithBody(req, res, reader);
   };
   svr.Get(".*", serve);
-  svr.Post(".*", serve);
-  svr.Put(".*", serve);
-  svr.Patch(".*", serve);
-  svr.Delete(".*", serve);
+  svr.Post(".*", serve_with_body);
+  svr.Put(".*", serve_with_body);
+  svr.Patch(".*", serve_with_body);
+  svr.Delete(".*", serve_with_body);
   svr.Options(".*", serve);
   // Errors httplib answers by itself (oversized or malformed requests) still get a Status body.
   svr.set_error_handler([limit = options.max_request_body_bytes](const httplib::Request&, httplib::Response& res) {
@@ -197,10 +381,7 @@ HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
       case 414: reason = "RequestURITooLong"; message = "the request URI is too long"; break;
       default: break;
     }
-    res.set_content(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":")" +
-                        message + R"(","reason":")" + reason + R"(","details":{},"code":)" +
-                        std::to_string(res.status) + "}",
-                    "application/json");
+    res.set_content(StatusBody(res.status, reason, message), "application/json");
   });
   svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;

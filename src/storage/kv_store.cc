@@ -25,6 +25,14 @@ int64_t UnixMillis() {
       .count();
 }
 
+// The size of the etcd transaction kube's etcd3 store sends to write `value` at `key`: the value,
+// the key in its compare, put and (for updates) get branches, and the protobuf framing around
+// them (a few dozen bytes, rounded up).
+size_t EtcdWriteBytes(std::string_view key, std::string_view value) {
+  constexpr size_t kFraming = 64;
+  return value.size() + 3 * key.size() + kFraming;
+}
+
 Status NotFound(std::string_view key) {
   return Status::NotFound("key \"" + std::string(key) + "\" not found");
 }
@@ -85,6 +93,11 @@ std::string KvStore::KvKey(std::string_view key) const {
 
 const Object& KvStore::EmptyObject() const { return *empty_object_; }
 
+Status KvStore::CheckWriteSize(std::string_view kv_key, std::string_view data) const {
+  if (EtcdWriteBytes(kv_key, data) <= config_.max_request_bytes) return Status::OK();
+  return Status(StatusCode::kRequestEntityTooLarge, "etcdserver: request is too large");
+}
+
 Result<int64_t> KvStore::LeaseFor(uint64_t ttl_seconds) {
   std::lock_guard lock(lease_mu_);
   const auto ttl = static_cast<int64_t>(ttl_seconds);
@@ -111,13 +124,16 @@ Result<ObjectPtr> KvStore::Create(std::string_view key, const Object& obj, uint6
   if (!ObjectResourceVersion(obj).empty()) {
     return Status::Unknown("resourceVersion should not be set on objects to be created");
   }
+  const std::string kv_key = KvKey(*prepared);
+  const std::string data = EncodeObject(obj);
+  KUBE_RETURN_IF_ERROR(CheckWriteSize(kv_key, data));
   int64_t lease = 0;
   if (ttl_seconds > 0) {
     auto l = LeaseFor(ttl_seconds);
     if (!l.ok()) return l.status();
     lease = *l;
   }
-  auto txn = kv_->OptimisticPut(KvKey(*prepared), EncodeObject(obj), 0, lease);
+  auto txn = kv_->OptimisticPut(kv_key, data, 0, lease);
   if (!txn.ok()) return txn.status();
   if (!txn->succeeded) return Status::AlreadyExists("key \"" + *prepared + "\" already exists");
   return StampResourceVersion(obj, txn->revision);
@@ -184,6 +200,7 @@ Result<ObjectPtr> KvStore::GuaranteedUpdate(std::string_view key, bool ignore_no
       }
       return state.obj;
     }
+    KUBE_RETURN_IF_ERROR(CheckWriteSize(kv_key, data));
     int64_t lease = 0;
     if (ttl && *ttl > 0) {
       auto l = LeaseFor(*ttl);

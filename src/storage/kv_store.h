@@ -28,6 +28,10 @@ struct StoreConfig {
   // The resource type's empty object (apiVersion and kind), used for BOOKMARK events.
   // Default: null, meaning {}.
   ObjectPtr empty_object;
+  // The largest write etcd accepts (its --max-request-bytes). A create or update whose etcd
+  // transaction would be larger is refused as kube over etcd refuses it: 413
+  // RequestEntityTooLarge "etcdserver: request is too large". Default: 1.5 MiB, etcd's default.
+  size_t max_request_bytes = 1536 * 1024;
 };
 
 class KvWatchStream;
@@ -64,6 +68,8 @@ class KvStore final : public Interface {
   void UnregisterProgressWatcher(KvWatchStream* stream);
 
  private:
+  // 413 when writing `data` at `kv_key` would exceed config_.max_request_bytes.
+  Status CheckWriteSize(std::string_view kv_key, std::string_view data) const;
   // A lease for an object with a TTL: reused while it fits (etcd3 lease manager, storage.md §2.7).
   Result<int64_t> LeaseFor(uint64_t ttl_seconds);
 

@@ -55,6 +55,36 @@ TEST_CASE("kv store: objects live at /registry/<resource>/<ns>/<name> without a 
   CHECK_FALSE(stored["metadata"].contains("resourceVersion"));
 }
 
+TEST_CASE("kv store: writes larger than etcd's request limit are refused with 413") {
+  auto kv = kv::Store::Open({});
+  REQUIRE(kv.ok());
+  KvStore store(kv->get(), StoreConfig{.resource_prefix = "/pods"});
+  Object big = Pod("ns", "big");
+  big["data"] = std::string(1600 * 1024, 'x');  // over 1.5 MiB once stored
+  auto created = store.Create("/pods/ns/big", big, 0);
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.status().code() == StatusCode::kRequestEntityTooLarge);
+  CHECK(created.status().HttpCode() == 413);
+  CHECK(created.status().message() == "etcdserver: request is too large");
+  CHECK_FALSE((*kv)->Get("/registry/pods/ns/big")->kv.has_value());
+  // Growing an object past the limit by an update is refused the same way; it stays as it was.
+  Object small = Pod("ns", "grow");
+  small["data"] = std::string(1400 * 1024, 'x');
+  MustCreate(store, small);
+  auto grown = store.GuaranteedUpdate(
+      "/pods/ns/grow", false, nullptr,
+      [](const Object& cur, const ResponseMeta&, std::optional<uint64_t>*) -> Result<Object> {
+        Object next = cur;
+        next["data"] = std::string(1600 * 1024, 'y');
+        return next;
+      },
+      nullptr);
+  REQUIRE_FALSE(grown.ok());
+  CHECK(grown.status().code() == StatusCode::kRequestEntityTooLarge);
+  auto stored = nlohmann::json::parse((*kv)->Get("/registry/pods/ns/grow")->kv->value);
+  CHECK(stored["data"].get_ref<const std::string&>().front() == 'x');
+}
+
 TEST_CASE("kv store: RequestWatchProgress yields a BOOKMARK once earlier events are delivered") {
   auto kv = kv::Store::Open({});
   REQUIRE(kv.ok());

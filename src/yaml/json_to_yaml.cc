@@ -28,6 +28,10 @@ constexpr int kBestIndent = 2;
 constexpr int kBestWidth = 80;
 // libyaml only writes keys up to this many bytes as simple keys ("key: value").
 constexpr size_t kMaxSimpleKeyLength = 128;
+// Collections nested deeper than this are written in flow style (as their compact JSON, which is
+// YAML too): block indentation grows with depth, so a deeply nested value would otherwise cost
+// output quadratic in its size. go-yaml indents without limit; no real object comes near it.
+constexpr int kMaxBlockDepth = 64;
 
 enum class Style { kPlain, kSingle, kDouble, kLiteral };
 
@@ -40,14 +44,23 @@ class Emitter {
 
   // `parent_indent` is the indentation of the enclosing collection (-1 at the root).
   void Node(const Json& v, int parent_indent, bool mapping_value) {
+    if ((v.is_object() || v.is_array()) && !v.empty() && depth_ >= kMaxBlockDepth) {
+      return WriteIndicator(v.dump(-1, ' ', false, Json::error_handler_t::replace), true, false, false);
+    }
     if (v.is_object()) {
       if (v.empty()) return EmptyFlow("{", "}");
-      return Mapping(v, parent_indent < 0 ? 0 : parent_indent + kBestIndent);
+      ++depth_;
+      Mapping(v, parent_indent < 0 ? 0 : parent_indent + kBestIndent);
+      --depth_;
+      return;
     }
     if (v.is_array()) {
       if (v.empty()) return EmptyFlow("[", "]");
       const bool indentless = mapping_value && !indention_;
-      return Sequence(v, parent_indent < 0 ? 0 : parent_indent + (indentless ? 0 : kBestIndent));
+      ++depth_;
+      Sequence(v, parent_indent < 0 ? 0 : parent_indent + (indentless ? 0 : kBestIndent));
+      --depth_;
+      return;
     }
     if (v.is_string()) {
       return String(internal::SanitizeUtf8(v.get_ref<const std::string&>()), parent_indent, false);
@@ -381,6 +394,7 @@ class Emitter {
     }
   }
 
+  int depth_ = 0;  // open block collections
   std::string out_;
   int column_ = 0;
   bool whitespace_ = true;

@@ -75,6 +75,19 @@ TEST_CASE("nested collections") {
   CHECK(RoundTrip(Json{{"a", {{"b", "x\n"}}}}) == "a:\n  b: |\n    x\n");
 }
 
+TEST_CASE("collections nested past the block limit are written in flow style") {
+  // 70 levels of mappings: the first 64 indented, the rest as JSON flow (which is YAML).
+  Json deep = 1;
+  for (int i = 0; i < 70; ++i) deep = Json{{"a", deep}};
+  const std::string yaml = RoundTrip(deep);
+  CHECK(yaml.find(std::string(2 * 63, ' ') + "a: {\"a\":{\"a\":") != std::string::npos);
+  // Output stays linear in the input: 2,000 levels would otherwise indent ~4 MB of spaces.
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "{\"k\":";
+  text += "[]" + std::string(2000, '}');
+  CHECK(JsonToYaml(Json::parse(text)).size() < 40000);
+}
+
 TEST_CASE("strings are quoted only when needed") {
   struct Case {
     const char* in;

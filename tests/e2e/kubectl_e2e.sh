@@ -27,6 +27,20 @@ expect "unsupported field selector is 400" '^400 .*field label not supported: sp
 expect "bad resourceVersion is 400" '^400 .*invalid resource version' http GET '/api/v1/pods?resourceVersion=abc'
 expect "unknown media type is 415" '^415 .*UnsupportedMediaType' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: text/html' --data 'x'
 expect "server-side apply is 415 with a clear message" '^415 .*server-side apply' http PATCH /api/v1/namespaces/default/configmaps/x -H 'Content-Type: application/apply-patch+yaml' --data 'a: b'
+expect "'..' as a name is kube's 400" "^400 .*Name parameter invalid: .*may not be '\\.\\.'" \
+  http DELETE /api/v1/namespaces/default/configmaps/.. --path-as-is
+expect "a POST without a body is answered at once" '^400 .*unexpected end of JSON input' \
+  http POST /api/v1/namespaces/default/configmaps --max-time 5
+expect "JSON nested past 10,000 levels is 400" '^400 .*exceeded max depth' \
+  bash -c "python3 -c \"print('{\\\"data\\\":' + '['*10001 + ']'*10001 + '}')\" | curl -s -w '%{http_code} ' -o '$work/body' -XPOST -H 'Content-Type: application/json' --data-binary @- '$url/api/v1/namespaces/default/configmaps'; cat '$work/body'"
+expect "null name is a 422, not a 500" '^422 .*name or generateName is required' \
+  http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"metadata":{"name":null,"namespace":null,"generateName":null}}'
+expect "null and empty omitempty values are not stored" '^\{"app":""\} absent$' bash -c \
+  "curl -s -XPOST -H 'Content-Type: application/json' --data '{\"metadata\":{\"name\":\"nulls\",\"labels\":{\"app\":null},\"annotations\":{}},\"data\":null}' $url/api/v1/namespaces/default/configmaps >/dev/null &&
+   $kubectl --cache-dir $KUBECACHEDIR get cm nulls -o jsonpath='{.metadata.labels} {.metadata.annotations}{.data}' && echo absent"
+head -c 2000000 /dev/zero | tr '\0' 'a' >"$work/big"
+expect "an object over etcd's 1.5 MiB is 413" '^413 .*etcdserver: request is too large' \
+  bash -c "printf '{\"metadata\":{\"name\":\"big\"},\"data\":{\"a\":\"%s\"}}' \$(cat '$work/big') | curl -s -w '%{http_code} ' -o '$work/body' -XPOST -H 'Content-Type: application/json' --data-binary @- '$url/api/v1/namespaces/default/configmaps'; cat '$work/body'"
 expect "still serving" '^200 ok$' http GET /healthz
 
 cat >"$work/cm.yaml" <<'Y'

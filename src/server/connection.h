@@ -1,0 +1,93 @@
+// Connection: one client connection of the HTTP server, as the stream cpp-httplib's request
+// parser reads from and writes to. httplib 0.11.4's own socket stream trusts the client: it
+// buffers a request line or header block of any length, and when a body is left unread (refused
+// as too large, or sent with a GET) it reads the rest as the next request. A Connection
+//  - bounds the request head (line and headers) to Go's 1 MiB + 4 KiB and answers a longer one
+//    as net/http does: 431, then close;
+//  - tracks whether the current request's body was read to its end; when it was not, the
+//    connection is not reused: after the answer it is closed with a lingering close (writing
+//    side shut, what the client still sends drained for a moment) so that the client reads the
+//    answer instead of a reset.
+// Serve() runs the keep-alive loop of one connection with httplib's request processing.
+//
+// Thread-safety: a Connection is used by the one thread serving it; Current() is that thread's.
+#pragma once
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace kube::server {
+
+struct ConnectionOptions {
+  // Largest request line plus headers. Default: 1 MiB + 4 KiB (net/http's DefaultMaxHeaderBytes
+  // and the slack it reads beyond it).
+  size_t max_head_bytes = (1u << 20) + 4096;
+  // How long one read or write may wait for the socket. Default: 60 s.
+  std::chrono::milliseconds read_timeout{60000};
+  std::chrono::milliseconds write_timeout{60000};
+  // How long an idle connection waits for its next request. Default: 120 s.
+  std::chrono::seconds keep_alive_timeout{120};
+  // Requests served on one connection before it is closed. Default: 100000.
+  size_t keep_alive_max_count = 100000;
+};
+
+class Connection final : public httplib::Stream {
+ public:
+  Connection(int fd, const ConnectionOptions& options);
+  ~Connection() override = default;  // the fd is closed by Serve()
+
+  // The connection whose request this thread is serving, or null.
+  static Connection* Current();
+
+  // The request head is parsed; `body_follows` tells whether it announces a body (a positive
+  // Content-Length or chunked transfer coding). Until BodyRead(), the connection is not reused.
+  void EndHead(bool body_follows);
+  // The announced body was read to its end.
+  void BodyRead();
+
+  // Serves requests on `fd` until the client leaves, a request asks to close, the connection
+  // cannot be reused, or `stopping` turns true; then closes `fd`. `process_request` is httplib's
+  // (parse one request, route it, write the answer); it returns false when the connection is
+  // broken and sets `connection_closed` when the request asked to close.
+  using ProcessRequest =
+      std::function<bool(httplib::Stream& strm, bool close_connection, bool& connection_closed)>;
+  static bool Serve(int fd, const ConnectionOptions& options, const std::function<bool()>& stopping,
+                    const ProcessRequest& process_request);
+
+  // httplib::Stream
+  bool is_readable() const override;
+  bool is_writable() const override;  // false once the client has closed its side
+  ssize_t read(char* ptr, size_t size) override;
+  ssize_t write(const char* ptr, size_t size) override;
+  void get_remote_ip_and_port(std::string& ip, int& port) const override;
+  void get_local_ip_and_port(std::string& ip, int& port) const override;
+  socket_t socket() const override { return fd_; }
+
+ private:
+  void BeginRequest();
+  bool Reusable() const { return !failed_ && head_done_ && !body_pending_; }
+  // Waits for the next request (or the client's close); false on timeout or when stopping.
+  bool WaitForRequest(const std::function<bool()>& stopping);
+  ssize_t Consumed(ssize_t n);
+  void RefuseHead();
+  void Close();
+
+  static constexpr size_t kBufferSize = 4096;
+
+  const int fd_;
+  const ConnectionOptions options_;
+  char buffer_[kBufferSize];
+  size_t buffer_begin_ = 0;
+  size_t buffer_end_ = 0;
+  bool in_head_ = true;       // reading the request line and headers
+  size_t head_bytes_ = 0;     // of the current request
+  bool head_done_ = false;    // the pre-routing step saw this request
+  bool body_pending_ = false; // an announced body not read to its end
+  bool failed_ = false;       // answered and given up (431)
+};
+
+}  // namespace kube::server
