@@ -1,5 +1,5 @@
 // Helpers shared by the fuzz targets: the input as text, splitting it into the parts a parser
-// takes, and the property check. Header-only so each target stays one translation unit.
+// takes, and the property checks. Header-only so each target stays one translation unit.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 // A property every input must keep (a round trip, an invariant a header promises). Failing one
 // aborts, which libFuzzer and the replay driver both report as a crash with this message.
@@ -21,6 +23,15 @@
   } while (0)
 
 namespace kube::fuzz {
+
+// KUBE_FUZZ_CHECK(a == b) for JSON values, printing both (invalid UTF-8 replaced) on failure.
+inline void CheckSameJson(const nlohmann::json& a, const nlohmann::json& b, const char* what) {
+  if (a == b) return;
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::fprintf(stderr, "property failed: %s\n  %s\n  %s\n", what, a.dump(-1, ' ', false, kReplace).c_str(),
+               b.dump(-1, ' ', false, kReplace).c_str());
+  std::abort();
+}
 
 // The input as text (parsers take string_view; bytes are passed through unchanged).
 inline std::string_view AsText(const uint8_t* data, size_t size) {
