@@ -1,4 +1,4 @@
-# Entry points: `make run`, `make test`, `make bench`. Each installs any missing Debian packages
+# Entry points: `make run`, `make test`, `make bench`, `make fuzz`. Each installs any missing Debian packages
 # first (apt-get, as root or through sudo), then configures and builds with CMake + Ninja.
 
 BUILD_DIR ?= build
@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
                    libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev curl python3
 
-.PHONY: all deps configure build test run bench sanitize clean
+.PHONY: all deps configure build test run bench sanitize fuzz clean
 
 all: build
 
@@ -47,10 +47,33 @@ sanitize: deps
 	cmake --build $(BUILD_DIR)-$(SANITIZER) -j $(JOBS)
 	cd $(BUILD_DIR)-$(SANITIZER) && ctest -j $(JOBS) --output-on-failure
 
+# libFuzzer targets (fuzz/): built with clang, ASan and UBSan in their own build directory, then
+# run one after another, each for FUZZ_SECONDS over its committed corpus (fuzz/corpus/<target>,
+# read only; new inputs go to $(BUILD_DIR)-fuzz/corpus/<target>) with its dictionary. A crash
+# stops the run and leaves its input in $(BUILD_DIR)-fuzz/artifacts/<target>/: commit it under
+# fuzz/regressions/<target>/ with the fix, and `make test` replays it from then on.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= request label_selector field_selector json_body yaml protobuf json_patch merge_patch \
+                strategic_merge_patch
+FUZZ_FLAGS ?= -max_len=8192 -rss_limit_mb=2048 -timeout=10
+fuzz: DEBIAN_PACKAGES += clang-14 libclang-rt-14-dev
+fuzz: deps
+	@cmake -S . -B $(BUILD_DIR)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DKUBE_BUILD_FUZZERS=ON -DKUBE_BUILD_TESTS=OFF -DKUBE_BUILD_BENCHMARKS=OFF >/dev/null
+	cmake --build $(BUILD_DIR)-fuzz -j $(JOBS) --target fuzzers
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  case $$t in *patch|json_body) dict=json;; *) dict=$$t;; esac; \
+	  mkdir -p $(BUILD_DIR)-fuzz/corpus/$$t $(BUILD_DIR)-fuzz/artifacts/$$t; \
+	  echo "== fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  ./$(BUILD_DIR)-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) \
+	    -dict=fuzz/dict/$$dict.dict -artifact_prefix=$(BUILD_DIR)-fuzz/artifacts/$$t/ \
+	    $(BUILD_DIR)-fuzz/corpus/$$t fuzz/corpus/$$t; \
+	done
+
 # Starts the server on 127.0.0.1:6443 and writes a kubeconfig for it (ARGS adds more flags).
 RUN_ARGS ?= --kubeconfig-out $(BUILD_DIR)/kubeconfig
 run: build
 	exec ./$(BUILD_DIR)/kube-apiserver-lite $(RUN_ARGS) $(ARGS)
 
 clean:
-	rm -rf $(BUILD_DIR) $(BUILD_DIR)-address $(BUILD_DIR)-thread
+	rm -rf $(BUILD_DIR) $(BUILD_DIR)-address $(BUILD_DIR)-thread $(BUILD_DIR)-fuzz

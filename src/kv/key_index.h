@@ -42,7 +42,8 @@ class KeyIndex {
   // fn returns false.
   template <class Fn>
   void ForEachLive(std::string_view start, std::string_view end, int64_t revision, Fn&& fn) const {
-    for (auto it = keys_.lower_bound(start); it != keys_.end() && it->first < end; ++it) {
+    // compare(), not <: clang 14 cannot rewrite string < string_view via libstdc++ 12's <=>.
+    for (auto it = keys_.lower_bound(start); it != keys_.end() && it->first.compare(end) < 0; ++it) {
       const IndexedRevision* r = Visible(it->second, revision);
       if (r != nullptr && !fn(it->first, *r)) return;
     }

@@ -386,6 +386,9 @@ std::optional<std::string> Resolve(std::string_view tag, std::string_view in, Sc
 }
 
 std::string FormatFloatG(double v, int bits) {
+  // Go rounds to float32 first: beyond its range (from halfway between its largest value and
+  // 2^128 on) that is an infinity. Doing it here also keeps the float cast below in range.
+  if (bits == 32 && std::fabs(v) >= 0x1.ffffffp127) v = v > 0 ? HUGE_VAL : -HUGE_VAL;
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   // Shortest round-trip digits from to_chars in scientific form: "d.ddde[+-]xx".

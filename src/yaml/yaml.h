@@ -26,6 +26,8 @@
 // Errors are Status::BadRequest with kube's text, "error converting YAML to JSON: yaml: line N:
 // <problem>". Syntax errors are detected by yaml-cpp, so the problem text is go-yaml's wording
 // for the common cases and yaml-cpp's otherwise, and line numbers may differ from go-yaml's.
+// Known divergence: yaml-cpp reads YAML 1.2, where NEL, LS and PS (U+0085, U+2028, U+2029) are
+// content; go-yaml (1.1) breaks lines there, so indentation after one inside a scalar differs.
 // No exception ever escapes.
 //
 // Thread-safety: all functions are reentrant and may be called concurrently.

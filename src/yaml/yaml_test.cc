@@ -241,6 +241,9 @@ TEST_CASE("map keys become strings") {
                                                                                     {"k", "h"}});
   CHECK(Ok("3.14159265358979: pi")["3.1415927"] == "pi");
   CHECK(Ok("1e20: x") == Json{{"1e+20", "x"}});
+  // Float keys are formatted as float32: beyond its range they are infinities.
+  CHECK(Ok("1e39: x\n-1e39: z") == Json{{".inf", "x"}, {"-.inf", "z"}});
+  CHECK(Ok("3.4028235e38: x") == Json{{"3.4028235e+38", "x"}});
   CHECK(Err("~: x").find("error converting YAML to JSON: unsupported map key of type: "
                          "%!s(<nil>), key: <nil>, value: \"x\"") == 0);
   CHECK(Err("18446744073709551615: x")
