@@ -7,6 +7,7 @@
 #include "protobuf/protobuf.h"
 #include "endpoints/reviews.h"
 #include "registry/errors.h"
+#include "util/strings.h"
 #include "yaml/yaml.h"
 
 namespace kube::endpoints {
@@ -27,10 +28,19 @@ Status ResourceNotFound() {
   return Status::NotFound("the server could not find the requested resource");
 }
 
-HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool pretty) {
+// `if_none_match`: the client's cached aggregated document, answered 304 when still current.
+HttpResponse DiscoveryResponse(const json& body, const Representation& rep, bool pretty,
+                               std::string_view if_none_match = {}) {
   HttpResponse r = JsonResponse(200, body, pretty);
   if (rep.as == Representation::As::kDiscovery) {
     r.content_type = "application/json;g=apidiscovery.k8s.io;v=" + rep.version + ";as=APIGroupDiscoveryList";
+    // As kube's aggregated discovery: an ETag of the document, so clients revalidate cheaply.
+    const std::string etag = "\"" + ContentHash(r.body) + "\"";
+    if (!if_none_match.empty() && if_none_match == etag) {
+      r.status = 304;
+      r.body.clear();
+    }
+    r.headers.emplace("ETag", etag);
   }
   r.headers.emplace("Vary", "Accept");
   return r;
@@ -179,7 +189,8 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
   if (info.api_prefix == "api") {
     if (info.api_version.empty()) {
       if (rep->as == Representation::As::kDiscovery) {
-        return DiscoveryResponse(discovery->Aggregated(true, rep->version), *rep, pretty);
+        return DiscoveryResponse(discovery->Aggregated(true, rep->version), *rep, pretty,
+                                 request.Header("If-None-Match"));
       }
       return DiscoveryResponse(discovery->ApiVersions(options_.server_address), *rep, pretty);
     }
@@ -188,7 +199,8 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
   }
   if (info.api_group.empty()) {
     if (rep->as == Representation::As::kDiscovery) {
-      return DiscoveryResponse(discovery->Aggregated(false, rep->version), *rep, pretty);
+      return DiscoveryResponse(discovery->Aggregated(false, rep->version), *rep, pretty,
+                               request.Header("If-None-Match"));
     }
     return DiscoveryResponse(discovery->GroupList(), *rep, pretty);
   }

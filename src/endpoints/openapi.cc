@@ -7,6 +7,7 @@
 #include <set>
 
 #include "endpoints/responses.h"
+#include "util/strings.h"
 
 namespace kube::endpoints {
 
@@ -14,14 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string Hash(std::string_view text) {
-  // FNV-1a: the hash only has to change when the document does.
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llX", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string GroupVersionKey(const catalogue::ResourceInfo& r) {
   return r.group.empty() ? "api/" + r.version : "apis/" + r.group + "/" + r.version;
@@ -170,7 +163,7 @@ const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
               {"components", {{"schemas", std::move(schemas)}}}};
   Document d;
   d.body = Dump(doc);
-  d.hash = Hash(d.body);
+  d.hash = ContentHash(d.body);
   return &docs_.emplace(key, std::move(d)).first->second;
 }
 

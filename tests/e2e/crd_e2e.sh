@@ -61,6 +61,8 @@ aggregated='Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDisco
 start_server --data-dir "$work/data"
 
 # ---------------------------------------------------------------- the CRD directory
+etag() { curl -s --max-time 10 -D - -o /dev/null -H "$aggregated" "$url/apis" | tr -d '\r' | sed -n 's/^[Ee][Tt]ag: //p'; }
+etag_before=$(etag)
 install() { k apply -f "$td/crds/" | sort; }
 equal "kubectl apply -f testdata/crds/ creates the 4 CRDs" \
   "$(crd_lines 'customresourcedefinition.apiextensions.k8s.io/%s created')" install
@@ -98,6 +100,15 @@ aggregated_sj() {
 }
 equal "aggregated discovery: scope, short names, categories, subresources" \
   "v1 Namespaced ScheduledJob sj all,fleet scale=autoscaling/Scale,status=batch.fleet.example.com/ScheduledJob" aggregated_sj
+revalidate() {
+  local now
+  now=$(etag)
+  echo "changed=$([ -n "$now" ] && [ "$now" != "$etag_before" ] && echo yes || echo no)" \
+    "current=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H "$aggregated" -H "If-None-Match: $now" "$url/apis")" \
+    "stale=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H "$aggregated" -H "If-None-Match: $etag_before" "$url/apis")"
+}
+equal "aggregated discovery ETag: new with the CRDs, 304 when current, 200 when stale" \
+  "changed=yes current=304 stale=200" revalidate
 expect "OpenAPI v3 lists the group-versions" '"apis/data\.fleet\.example\.com/v1beta1"' curl -s --max-time 10 "$url/openapi/v3"
 expect "kubectl explain reads the CRD schema (field and type)" 'FIELD: +concurrencyPolicy <string>' k explain scheduledjobs.spec.concurrencyPolicy
 expect "kubectl explain reads the CRD schema (description)" 'How to treat a run that is due while the previous one is still active' \
