@@ -43,10 +43,33 @@ std::optional<std::vector<std::string>> CustomResourceStrategy::DecodeBody(stora
   return pruned;
 }
 
+namespace {
+// Past this many memo entries, dead ones are swept; past twice as many, the memo starts over.
+constexpr size_t kMemoSweepAt = 64 * 1024;
+}  // namespace
+
 storage::ObjectPtr CustomResourceStrategy::Decorate(storage::ObjectPtr obj) const {
   if (root() == nullptr || !obj) return obj;
+  {
+    std::lock_guard lock(memo_mu_);
+    auto it = memo_.find(obj.get());
+    // The weak pointer tells a live entry from a dead object's address reused by a new one.
+    if (it != memo_.end() && it->second.source.lock() == obj) return it->second.result;
+  }
+  storage::ObjectPtr result = DecorateUncached(obj);
+  std::lock_guard lock(memo_mu_);
+  if (memo_.size() >= kMemoSweepAt) {
+    std::erase_if(memo_, [](const auto& entry) { return entry.second.source.expired(); });
+    if (memo_.size() >= 2 * kMemoSweepAt) memo_.clear();
+  }
+  memo_[obj.get()] = Decorated{obj, result};
+  return result;
+}
+
+storage::ObjectPtr CustomResourceStrategy::DecorateUncached(const storage::ObjectPtr& obj) const {
   // kube prunes and defaults what it reads from storage too, so objects written before a schema
-  // change read as the current schema says. Most reads change nothing: copy only then.
+  // change read as the current schema says. Most reads change nothing: then the stored object
+  // itself is served.
   storage::Object copy = *obj;
   schema::Prune(root(), &copy, PruneOptionsFor());
   schema::Default(root(), &copy);

@@ -3,10 +3,13 @@
 // schema, schema validation of writes (422 with kube's causes and field paths), creates refused
 // while the CRD terminates, and the scale subresource's paths.
 //
-// Thread-safety: immutable after construction; shared by every request of the version.
+// Thread-safety: safe for concurrent use (immutable but for an internal, locked memo of decorated
+// objects); shared by every request of the version.
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <string>
 
@@ -56,7 +59,19 @@ class CustomResourceStrategy final : public registry::Strategy {
   const schema::Schema* root() const { return spec_.schema ? spec_.schema->Root() : nullptr; }
 
  private:
+  storage::ObjectPtr DecorateUncached(const storage::ObjectPtr& obj) const;
+
   CustomResourceVersionSpec spec_;
+
+  // Decorate's results by stored object. The watch cache hands out the same immutable object
+  // to every read until it changes, so a list pays for pruning and defaulting once per object
+  // version, not once per read. Entries whose object died are swept; the map is bounded.
+  struct Decorated {
+    std::weak_ptr<const storage::Object> source;
+    storage::ObjectPtr result;
+  };
+  mutable std::mutex memo_mu_;
+  mutable std::unordered_map<const storage::Object*, Decorated> memo_;  // guarded by memo_mu_
 };
 
 }  // namespace kube::apiextensions
