@@ -164,20 +164,20 @@ bool CrdController::Sync(const std::string& name) {
   // The naming controller, then the establishing one, as kube runs them.
   bool changed = SyncNames(&crd, crds, now);
   changed = SyncEstablished(&crd, now) || changed;
+  // Served before the status says Established: clients create custom resources as soon as they
+  // read it (kube's handler serves from NamesAccepted on, which is written first).
+  if (!IsConditionTrue(crd, "Established")) {
+    registry_->StopServingCustomResources(name);
+  } else if (auto serving = ServingFor(crd, /*terminating=*/false); !serving.ok()) {
+    registry_->StopServingCustomResources(name);
+  } else if (!registry_->ServeCustomResources(std::move(*serving)).ok()) {
+    return false;
+  }
   if (changed) {
     Status s = UpdateStatus(name, crd["status"]);
     if (!s.ok()) return s.IsNotFound();
   }
-  if (!IsConditionTrue(crd, "Established")) {
-    registry_->StopServingCustomResources(name);
-    return true;
-  }
-  auto serving = ServingFor(crd, /*terminating=*/false);
-  if (!serving.ok()) {
-    registry_->StopServingCustomResources(name);
-    return true;
-  }
-  return registry_->ServeCustomResources(std::move(*serving)).ok();
+  return true;
 }
 
 bool CrdController::SyncTerminating(const Object& stored) {
