@@ -80,12 +80,12 @@ struct CacheStack {
     auto opened = kv::Store::Open(fixture.kv);
     REQUIRE(opened.ok());
     kv = std::move(*opened);
-    store = std::make_unique<storage::KvStore>(kv.get(), storage::StoreConfig{.resource_prefix = "/pods"});
+    store = std::make_unique<storage::KvStore>(kv.get(), storage::StoreConfig{.resource_prefix = fixture.prefix});
     controllable = std::make_unique<ControllableStorage>(store.get());
     options.max_event_capacity = fixture.max_event_capacity;
     cacher = std::make_unique<Cacher>(
         controllable.get(),
-        CacherConfig{.resource_prefix = "/pods",
+        CacherConfig{.resource_prefix = fixture.prefix,
                      .empty_object = std::make_shared<storage::Object>(
                          storage::Object{{"apiVersion", "v1"}, {"kind", "Pod"}})},
         options);

@@ -21,7 +21,7 @@ class StoreFixture final : public Fixture {
     auto kv = kv::Store::Open(options.kv);
     REQUIRE(kv.ok());
     kv_ = std::move(*kv);
-    store_ = std::make_unique<KvStore>(kv_.get(), StoreConfig{.resource_prefix = "/pods"});
+    store_ = std::make_unique<KvStore>(kv_.get(), StoreConfig{.resource_prefix = options.prefix});
   }
   Interface& store() override { return *store_; }
   kv::Store& kv() override { return *kv_; }

@@ -22,8 +22,11 @@ Object Pod(const std::string& ns, const std::string& name,
   return pod;
 }
 
-std::string PodKey(const std::string& ns, const std::string& name) {
-  return "/pods/" + ns + "/" + name;
+std::string PodKey(const std::string& ns, const std::string& name) { return Collection(ns) + "/" + name; }
+
+std::string Collection(const std::string& ns) {
+  std::string key(kConformancePrefix);
+  return ns.empty() ? key : key + "/" + ns;
 }
 
 int64_t RV(const Object& obj) { return std::stoll(ObjectResourceVersion(obj)); }
@@ -103,7 +106,7 @@ TEST_CASE("create: stamps the revision and refuses duplicates and preset resourc
   CHECK(bad.status().code() == StatusCode::kUnknown);
   CHECK(bad.status().message() == "resourceVersion should not be set on objects to be created");
 
-  CHECK_FALSE(f->store().Create("/pods/../x", Pod("ns", "x"), 0).ok());
+  CHECK_FALSE(f->store().Create(Collection("..") + "/x", Pod("ns", "x"), 0).ok());
   CHECK_FALSE(f->store().Create("/nodes/x", Pod("ns", "x"), 0).ok());
 }
 
@@ -153,50 +156,50 @@ TEST_CASE("get: resourceVersion rules and not-found handling") {
 TEST_CASE("list: consistent, any, not-older-than and exact reads") {
   auto f = NewFixture();
   const int64_t seeded = SeedFour(*f);
-  auto all = MustList(f->store(), "/pods", ListAt(""));
+  auto all = MustList(f->store(), Collection(), ListAt(""));
   CHECK(Names(all.items) == "ns/a ns/b ns/c other/d");
   CHECK(all.resource_version == std::to_string(f->kv().CurrentRevision()));
   CHECK(all.continue_token.empty());
   CHECK_FALSE(all.remaining_item_count.has_value());
 
-  auto ns_only = MustList(f->store(), "/pods/ns", ListAt(""));
+  auto ns_only = MustList(f->store(), Collection("ns"), ListAt(""));
   CHECK(Names(ns_only.items) == "ns/a ns/b ns/c");
 
-  CHECK(Names(MustList(f->store(), "/pods", ListAt("0")).items) == "ns/a ns/b ns/c other/d");
-  auto not_older = MustList(f->store(), "/pods", ListAt(std::to_string(seeded), "NotOlderThan"));
+  CHECK(Names(MustList(f->store(), Collection(), ListAt("0")).items) == "ns/a ns/b ns/c other/d");
+  auto not_older = MustList(f->store(), Collection(), ListAt(std::to_string(seeded), "NotOlderThan"));
   CHECK(std::stoll(not_older.resource_version) >= seeded);
 
   // Exact reads see the past, even after later writes.
   const int64_t after_two = seeded - 2;
   REQUIRE(f->store().Delete(PodKey("ns", "a"), nullptr, nullptr, nullptr, {}).ok());
-  auto exact = MustList(f->store(), "/pods", ListAt(std::to_string(after_two), "Exact"));
+  auto exact = MustList(f->store(), Collection(), ListAt(std::to_string(after_two), "Exact"));
   CHECK(Names(exact.items) == "ns/a ns/b");
   CHECK(exact.resource_version == std::to_string(after_two));
   // The legacy form: an RV with a limit and no match is exact as well.
-  auto legacy = MustList(f->store(), "/pods", ListAt(std::to_string(after_two), "", 10));
+  auto legacy = MustList(f->store(), Collection(), ListAt(std::to_string(after_two), "", 10));
   CHECK(Names(legacy.items) == "ns/a ns/b");
   CHECK(legacy.resource_version == std::to_string(after_two));
-  CHECK(Names(MustList(f->store(), "/pods", ListAt("")).items) == "ns/b ns/c other/d");
+  CHECK(Names(MustList(f->store(), Collection(), ListAt("")).items) == "ns/b ns/c other/d");
 }
 
 TEST_CASE("list: errors for bad, future and compacted resourceVersions") {
   auto f = NewFixture();
   const int64_t seeded = SeedFour(*f);
-  auto bad = f->store().GetList("/pods", ListAt("abc"));
+  auto bad = f->store().GetList(Collection(), ListAt("abc"));
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().code() == StatusCode::kBadRequest);
-  CHECK(f->store().GetList("/pods", ListAt("1", "Sometimes")).status().code() ==
+  CHECK(f->store().GetList(Collection(), ListAt("1", "Sometimes")).status().code() ==
         StatusCode::kBadRequest);
 
   const std::string future = std::to_string(seeded + 1000);
   for (const auto& o : {ListAt(future, "Exact"), ListAt(future, "NotOlderThan"), ListAt(future)}) {
-    auto r = f->store().GetList("/pods", o);
+    auto r = f->store().GetList(Collection(), o);
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().IsTooLargeResourceVersion());
   }
 
   REQUIRE(f->kv().Compact(seeded).ok());
-  auto old = f->store().GetList("/pods", ListAt(std::to_string(seeded - 1), "Exact"));
+  auto old = f->store().GetList(Collection(), ListAt(std::to_string(seeded - 1), "Exact"));
   REQUIRE_FALSE(old.ok());
   CHECK(old.status().IsExpired());
   CHECK(old.status().HttpCode() == 410);
@@ -206,7 +209,7 @@ TEST_CASE("list: errors for bad, future and compacted resourceVersions") {
 TEST_CASE("list: limit and continue page through one snapshot") {
   auto f = NewFixture();
   SeedFour(*f);
-  auto first = MustList(f->store(), "/pods", ListAt("", "", 2));
+  auto first = MustList(f->store(), Collection(), ListAt("", "", 2));
   CHECK(Names(first.items) == "ns/a ns/b");
   REQUIRE_FALSE(first.continue_token.empty());
   REQUIRE(first.remaining_item_count.has_value());
@@ -217,7 +220,7 @@ TEST_CASE("list: limit and continue page through one snapshot") {
   MustCreate(f->store(), Pod("ns", "bb"));
   ListOptions next = ListAt("", "", 2);
   next.predicate.continue_token = first.continue_token;
-  auto second = MustList(f->store(), "/pods", next);
+  auto second = MustList(f->store(), Collection(), next);
   CHECK(Names(second.items) == "ns/c other/d");
   CHECK(second.resource_version == first.resource_version);
   CHECK(second.continue_token.empty());
@@ -226,14 +229,14 @@ TEST_CASE("list: limit and continue page through one snapshot") {
   // A continue token may not be combined with a resourceVersion other than "" or "0".
   ListOptions with_rv = next;
   with_rv.resource_version = first.resource_version;
-  auto refused = f->store().GetList("/pods", with_rv);
+  auto refused = f->store().GetList(Collection(), with_rv);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == StatusCode::kBadRequest);
   CHECK(refused.status().message() == "specifying resource version is not allowed when using continue");
 
   ListOptions garbage = ListAt("", "", 2);
   garbage.predicate.continue_token = "not-a-token!";
-  auto invalid = f->store().GetList("/pods", garbage);
+  auto invalid = f->store().GetList(Collection(), garbage);
   REQUIRE_FALSE(invalid.ok());
   CHECK(invalid.status().code() == StatusCode::kBadRequest);
   CHECK(invalid.status().message().starts_with("invalid continue token: "));
@@ -242,14 +245,14 @@ TEST_CASE("list: limit and continue page through one snapshot") {
 TEST_CASE("list: a compacted continue token answers 410 with an inconsistent-continue token") {
   auto f = NewFixture();
   SeedFour(*f);
-  auto first = MustList(f->store(), "/pods", ListAt("", "", 1));
+  auto first = MustList(f->store(), Collection(), ListAt("", "", 1));
   REQUIRE_FALSE(first.continue_token.empty());
   MustCreate(f->store(), Pod("ns", "e"));
   REQUIRE(f->kv().Compact(f->kv().CurrentRevision()).ok());
 
   ListOptions next = ListAt("", "", 2);
   next.predicate.continue_token = first.continue_token;
-  auto expired = f->store().GetList("/pods", next);
+  auto expired = f->store().GetList(Collection(), next);
   REQUIRE_FALSE(expired.ok());
   CHECK(expired.status().IsExpired());
   CHECK(expired.status().message().starts_with(
@@ -259,7 +262,7 @@ TEST_CASE("list: a compacted continue token answers 410 with an inconsistent-con
   // The rv=-1 token continues at the latest revision from the same key.
   next.predicate.continue_token = expired.status().continue_token();
   next.predicate.limit = 10;
-  auto rest = MustList(f->store(), "/pods", next);
+  auto rest = MustList(f->store(), Collection(), next);
   CHECK(Names(rest.items) == "ns/b ns/c ns/e other/d");
   CHECK(std::stoll(rest.resource_version) == f->kv().CurrentRevision());
 }
@@ -269,27 +272,27 @@ TEST_CASE("list: label and field selectors, with paging over filtered items") {
   SeedFour(*f);
   ListOptions web = ListAt("");
   web.predicate.label = *LabelSelector::Parse("app=web");
-  CHECK(Names(MustList(f->store(), "/pods", web).items) == "ns/a ns/c other/d");
+  CHECK(Names(MustList(f->store(), Collection(), web).items) == "ns/a ns/c other/d");
 
   ListOptions paged = web;
   paged.predicate.limit = 1;
-  auto p1 = MustList(f->store(), "/pods", paged);
+  auto p1 = MustList(f->store(), Collection(), paged);
   CHECK(Names(p1.items) == "ns/a");
   CHECK_FALSE(p1.remaining_item_count.has_value());  // never with a selector
   REQUIRE_FALSE(p1.continue_token.empty());
   paged.predicate.continue_token = p1.continue_token;
-  auto p2 = MustList(f->store(), "/pods", paged);
+  auto p2 = MustList(f->store(), Collection(), paged);
   CHECK(Names(p2.items) == "ns/c");
   paged.predicate.continue_token = p2.continue_token;
-  auto p3 = MustList(f->store(), "/pods", paged);
+  auto p3 = MustList(f->store(), Collection(), paged);
   CHECK(Names(p3.items) == "other/d");
 
   ListOptions by_name = ListAt("");
   by_name.predicate.field = *FieldSelector::Parse("metadata.name=b");
-  CHECK(Names(MustList(f->store(), "/pods", by_name).items) == "ns/b");
+  CHECK(Names(MustList(f->store(), Collection(), by_name).items) == "ns/b");
   ListOptions by_ns = ListAt("");
   by_ns.predicate.field = *FieldSelector::Parse("metadata.namespace!=ns");
-  CHECK(Names(MustList(f->store(), "/pods", by_ns).items) == "other/d");
+  CHECK(Names(MustList(f->store(), Collection(), by_ns).items) == "other/d");
 }
 
 TEST_CASE("list: a non-recursive list reads exactly one key") {
@@ -304,7 +307,7 @@ TEST_CASE("list: a non-recursive list reads exactly one key") {
 TEST_CASE("list: a limit on an RV=0 list is honoured by storage and ignored by the cache") {
   auto f = NewFixture();
   SeedFour(*f);
-  auto r = MustList(f->store(), "/pods", ListAt("0", "", 2));
+  auto r = MustList(f->store(), Collection(), ListAt("0", "", 2));
   if (f->IsCacher()) {
     CHECK(r.items.size() == 4);
     CHECK(r.continue_token.empty());

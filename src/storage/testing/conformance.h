@@ -21,13 +21,24 @@
 
 namespace kube::storage::testing {
 
+// Where the suite's resource lives: "/pods", unless the test binary is compiled with another
+// KUBE_CONFORMANCE_PREFIX (a custom resource's "/<group>/<plural>"). Every source of one binary
+// sees the same value.
+#ifndef KUBE_CONFORMANCE_PREFIX
+#define KUBE_CONFORMANCE_PREFIX "/pods"
+#endif
+inline constexpr std::string_view kConformancePrefix = KUBE_CONFORMANCE_PREFIX;
+
 struct FixtureOptions {
   kv::Options kv;
+  // The storage's resource prefix (keys "<prefix>/<ns>/<name>"). Default: kConformancePrefix.
+  std::string prefix{kConformancePrefix};
   // Cacher only: upper bound of the event buffer (small values make "too old" reachable).
   size_t max_event_capacity = 100 * 1024;
 };
 
-// A pods-like resource at "/pods" (keys "/pods/<ns>/<name>") over a fresh in-memory kv store.
+// A pods-like resource at options.prefix (keys "<prefix>/<ns>/<name>") over a fresh in-memory kv
+// store.
 class Fixture {
  public:
   virtual ~Fixture() = default;
@@ -47,6 +58,8 @@ using namespace std::chrono_literals;
 Object Pod(const std::string& ns, const std::string& name,
            const std::map<std::string, std::string>& labels = {}, int generation = 1);
 std::string PodKey(const std::string& ns, const std::string& name);
+// The key of the whole collection ("/pods"), or of one namespace ("/pods/<ns>").
+std::string Collection(const std::string& ns = "");
 int64_t RV(const Object& obj);  // metadata.resourceVersion as a number
 std::string Names(const std::vector<ObjectPtr>& items);  // "ns/name ns/name"
 

@@ -98,7 +98,7 @@ TEST_CASE("watch: from a resourceVersion delivers later changes with their revis
   auto f = NewFixture();
   auto a = MustCreate(f->store(), Pod("ns", "a"));
   f->WaitForRevision(RV(*a));
-  auto w = MustWatch(f->store(), "/pods", WatchAt(std::to_string(RV(*a))));
+  auto w = MustWatch(f->store(), Collection(), WatchAt(std::to_string(RV(*a))));
   auto b = MustCreate(f->store(), Pod("ns", "b"));
   auto a2 = Relabel(f->store(), "ns", "a", "x");
   auto gone = f->store().Delete(PodKey("ns", "b"), nullptr, nullptr, nullptr, {});
@@ -139,7 +139,7 @@ TEST_CASE("watch: semantics of resourceVersion x sendInitialEvents x allowWatchB
       {std::to_string(rv_b), false, false, {}},
   };
   std::vector<WatchStreamPtr> watches;
-  for (const auto& c : cases) watches.push_back(MustWatch(f->store(), "/pods", WatchAt(c.rv, c.send_initial, c.bookmarks)));
+  for (const auto& c : cases) watches.push_back(MustWatch(f->store(), Collection(), WatchAt(c.rv, c.send_initial, c.bookmarks)));
   auto c_obj = MustCreate(f->store(), Pod("ns", "c"));
   const std::string live = At("ADDED ns/c", RV(*c_obj));
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -161,7 +161,7 @@ TEST_CASE("watch: label selectors turn transitions into ADDED and DELETED") {
   f->WaitForRevision(RV(*a));
   ListOptions o = WatchAt(std::to_string(RV(*a)));
   o.predicate.label = *LabelSelector::Parse("app=web");
-  auto w = MustWatch(f->store(), "/pods", o);
+  auto w = MustWatch(f->store(), Collection(), o);
   auto out = Relabel(f->store(), "ns", "a", "db");
   auto back = Relabel(f->store(), "ns", "a", "web");
   auto again = Relabel(f->store(), "ns", "a", "web");  // a no-op: no event
@@ -181,7 +181,7 @@ TEST_CASE("watch: a metadata.name field selector and a single-key watch see only
   const int64_t start = f->kv().CurrentRevision();
   ListOptions by_name = WatchAt(std::to_string(start));
   by_name.predicate.field = *FieldSelector::Parse("metadata.name=b");
-  auto named = MustWatch(f->store(), "/pods", by_name);
+  auto named = MustWatch(f->store(), Collection(), by_name);
   ListOptions exact = WatchAt(std::to_string(start));
   exact.recursive = false;
   auto single = MustWatch(f->store(), PodKey("ns", "b"), exact);
@@ -197,7 +197,7 @@ TEST_CASE("watch: a metadata.name field selector and a single-key watch see only
 TEST_CASE("watch: a namespace key does not see other namespaces or prefixes of its name") {
   auto f = NewFixture();
   const int64_t start = f->kv().CurrentRevision();
-  auto w = MustWatch(f->store(), "/pods/ns", WatchAt(std::to_string(start)));
+  auto w = MustWatch(f->store(), Collection("ns"), WatchAt(std::to_string(start)));
   MustCreate(f->store(), Pod("ns2", "a"));
   auto mine = MustCreate(f->store(), Pod("ns", "a"));
   CHECK(NextEvents(*w, 1) == std::vector<std::string>{At("ADDED ns/a", RV(*mine))});
@@ -210,7 +210,7 @@ TEST_CASE("watch: a too old resourceVersion gets one 410 ERROR and nothing after
   for (int i = 0; i < 150; ++i) Relabel(f->store(), "ns", "a", "v" + std::to_string(i));
   REQUIRE(f->kv().Compact(f->kv().CurrentRevision()).ok());
   f->WaitForRevision(f->kv().CurrentRevision());
-  auto w = MustWatch(f->store(), "/pods", WatchAt("2"));
+  auto w = MustWatch(f->store(), Collection(), WatchAt("2"));
   CHECK(NextEvents(*w, 1) == std::vector<std::string>{"ERROR 410 Expired"});
   Relabel(f->store(), "ns", "a", "after");
   WatchEvent e;
@@ -220,7 +220,7 @@ TEST_CASE("watch: a too old resourceVersion gets one 410 ERROR and nothing after
 TEST_CASE("watch: a future resourceVersion waits for it") {
   auto f = NewFixture();
   const int64_t now = f->kv().CurrentRevision();
-  auto w = MustWatch(f->store(), "/pods", WatchAt(std::to_string(now + 1)));
+  auto w = MustWatch(f->store(), Collection(), WatchAt(std::to_string(now + 1)));
   MustCreate(f->store(), Pod("ns", "a"));   // now + 1: not after the requested revision
   auto b = MustCreate(f->store(), Pod("ns", "b"));
   CHECK(NextEvents(*w, 1) == std::vector<std::string>{At("ADDED ns/b", RV(*b))});
@@ -228,7 +228,7 @@ TEST_CASE("watch: a future resourceVersion waits for it") {
 
 TEST_CASE("watch: Stop closes the stream") {
   auto f = NewFixture();
-  auto w = MustWatch(f->store(), "/pods", WatchAt("", false));
+  auto w = MustWatch(f->store(), Collection(), WatchAt("", false));
   std::thread stopper([&] {
     std::this_thread::sleep_for(50ms);
     w->Stop();
@@ -257,13 +257,13 @@ TEST_CASE("watch: 8 writers and 8 watchers; every acknowledged write seen once, 
   for (int i = 0; i < kWatchers; ++i) {
     watchers.emplace_back([&, i] {
       int64_t last = start;
-      auto w = MustWatch(f->store(), "/pods", WatchAt(std::to_string(last)));
+      auto w = MustWatch(f->store(), Collection(), WatchAt(std::to_string(last)));
       const auto deadline = Clock::now() + 60s;
       while (static_cast<int>(seen[i].size()) < kWriters * kUpdatesPerWriter && Clock::now() < deadline) {
         WatchEvent e;
         auto r = w->NextEvent(&e, Clock::now() + 1s);
         if (r == WatchStream::Next::kClosed) {
-          w = MustWatch(f->store(), "/pods", WatchAt(std::to_string(last)));
+          w = MustWatch(f->store(), Collection(), WatchAt(std::to_string(last)));
           continue;
         }
         if (r != WatchStream::Next::kEvent || e.type == WatchEventType::kBookmark) continue;
