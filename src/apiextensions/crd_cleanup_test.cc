@@ -57,6 +57,20 @@ class WatchDrain {
   std::thread thread_;
 };
 
+// Follows a CRD watch until the CRD is deleted: its last Terminating condition as "status
+// reason", or "<not deleted>" when no DELETED event came.
+std::string LastTerminatingBeforeDeletion(WatchStream& w) {
+  std::string last;
+  while (true) {
+    WatchEvent e;
+    if (w.NextEvent(&e, storage::Clock::now() + 10s) != WatchStream::Next::kEvent) return "<not deleted>";
+    if (e.type == WatchEventType::kBookmark) continue;
+    const Json cond = Condition(*e.object, "Terminating");
+    if (!cond.empty()) last = cond["status"].get<std::string>() + " " + cond["reason"].get<std::string>();
+    if (e.type == WatchEventType::kDeleted) return last;
+  }
+}
+
 TEST_CASE("crd cleanup: a deleted CRD terminates, deletes its custom resources, waits for their finalizers") {
   CrdServer s;
   s.Install(WidgetCrd());
@@ -121,18 +135,7 @@ TEST_CASE("crd cleanup: a deleted CRD terminates, deletes its custom resources, 
   CHECK(cr_events.Seen() == "DELETED MODIFIED DELETED MODIFIED DELETED <closed>");
 
   // The CRD's own last writes: Terminating completed, then the finalizer removed and the CRD gone.
-  std::string last_terminating;
-  bool crd_deleted = false;
-  while (!crd_deleted) {
-    WatchEvent e;
-    if ((*crd_watch)->NextEvent(&e, storage::Clock::now() + 10s) != WatchStream::Next::kEvent) break;
-    if (e.type == WatchEventType::kBookmark) continue;
-    if (e.type == WatchEventType::kDeleted) crd_deleted = true;
-    const Json cond = Condition(*e.object, "Terminating");
-    if (!cond.empty()) last_terminating = cond["status"].get<std::string>() + " " + cond["reason"].get<std::string>();
-  }
-  CHECK(crd_deleted);
-  CHECK(last_terminating == "False InstanceDeletionCompleted");
+  CHECK(LastTerminatingBeforeDeletion(**crd_watch) == "False InstanceDeletionCompleted");
 }
 
 TEST_CASE("crd cleanup: a re-created CRD is served again with an empty collection") {
@@ -168,16 +171,7 @@ TEST_CASE("crd cleanup: a CRD that was never established is deleted without serv
   REQUIRE(watch.ok());
   REQUIRE(s.crds->Delete("", gadgets, registry::DeleteOptions{}).ok());
   REQUIRE(Eventually([&] { return Gone(s.crds.get(), "", gadgets); }));
-  std::string last_terminating;
-  while (true) {
-    WatchEvent e;
-    if ((*watch)->NextEvent(&e, storage::Clock::now() + 10s) != WatchStream::Next::kEvent) break;
-    if (e.type == WatchEventType::kBookmark) continue;
-    const Json cond = Condition(*e.object, "Terminating");
-    if (!cond.empty()) last_terminating = cond["status"].get<std::string>() + " " + cond["reason"].get<std::string>();
-    if (e.type == WatchEventType::kDeleted) break;
-  }
-  CHECK(last_terminating == "False NeverEstablished");
+  CHECK(LastTerminatingBeforeDeletion(**watch) == "False NeverEstablished");
   CHECK(s.Find("v1", "gadgets") == nullptr);
   CHECK(s.Find("v1") != nullptr);  // the other CRD is untouched
 }
