@@ -127,6 +127,32 @@ TEST_CASE("crd serving: a field dropped from the schema is pruned on read; a new
   CHECK(Raw(s, "/kal.example.com/widgets/default/a")["spec"] == Json::parse(R"({"size": 4, "color": "blue"})"));
 }
 
+TEST_CASE("crd serving: reads are decorated once per stored object, which the strategy does not keep alive") {
+  CrdServer s;
+  s.Install(WidgetCrd());
+  StorePtr widgets = s.WaitServed();
+  const registry::Strategy* strategy = widgets->strategy();
+  REQUIRE(strategy != nullptr);
+
+  // Already as the schema says: served as stored, and not held once its owners let go.
+  auto as_stored = std::make_shared<const Object>(Widget("a", {{"size", 2}}));
+  std::weak_ptr<const Object> stored_weak = as_stored;
+  CHECK(strategy->Decorate(as_stored) == as_stored);
+  CHECK(strategy->Decorate(as_stored) == as_stored);
+  as_stored.reset();
+  CHECK(stored_weak.expired());
+
+  // Needing a default: one decorated copy, handed out again for the same stored object.
+  auto undefaulted = std::make_shared<const Object>(Widget("b"));
+  auto first = strategy->Decorate(undefaulted);
+  CHECK(first != undefaulted);
+  CHECK((*first)["spec"]["size"] == 3);
+  CHECK(strategy->Decorate(undefaulted) == first);
+  std::weak_ptr<const Object> source_weak = undefaulted;
+  undefaulted.reset();
+  CHECK(source_weak.expired());
+}
+
 TEST_CASE("crd serving: with the status subresource, status and metadata writes do not bump generation") {
   CrdServer s;
   s.Install(WidgetCrd());

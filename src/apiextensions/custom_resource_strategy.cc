@@ -54,7 +54,7 @@ storage::ObjectPtr CustomResourceStrategy::Decorate(storage::ObjectPtr obj) cons
     std::lock_guard lock(memo_mu_);
     auto it = memo_.find(obj.get());
     // The weak pointer tells a live entry from a dead object's address reused by a new one.
-    if (it != memo_.end() && it->second.source.lock() == obj) return it->second.result;
+    if (it != memo_.end() && it->second.source.lock() == obj) return it->second.result ? it->second.result : obj;
   }
   storage::ObjectPtr result = DecorateUncached(obj);
   std::lock_guard lock(memo_mu_);
@@ -62,7 +62,9 @@ storage::ObjectPtr CustomResourceStrategy::Decorate(storage::ObjectPtr obj) cons
     std::erase_if(memo_, [](const auto& entry) { return entry.second.source.expired(); });
     if (memo_.size() >= 2 * kMemoSweepAt) memo_.clear();
   }
-  memo_[obj.get()] = Decorated{obj, result};
+  // An object served as stored is not held by its own entry: it must be able to die (and its
+  // entry be swept) once the cache lets go of it.
+  memo_[obj.get()] = Decorated{obj, result == obj ? nullptr : result};
   return result;
 }
 

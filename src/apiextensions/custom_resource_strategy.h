@@ -68,7 +68,7 @@ class CustomResourceStrategy final : public registry::Strategy {
   // version, not once per read. Entries whose object died are swept; the map is bounded.
   struct Decorated {
     std::weak_ptr<const storage::Object> source;
-    storage::ObjectPtr result;
+    storage::ObjectPtr result;  // nullptr: served as stored (`source` itself)
   };
   mutable std::mutex memo_mu_;
   mutable std::unordered_map<const storage::Object*, Decorated> memo_;  // guarded by memo_mu_
