@@ -105,4 +105,7 @@ class Environment {
 // Registers the standard library (stdlib_*.cc) into `r`.
 void RegisterStandardLibrary(FunctionRegistry& r);
 
+// An RFC 3339 timestamp as CEL's timestamp() reads it; false when malformed or out of range.
+bool ParseTimestamp(std::string_view rfc3339, Timestamp* out);
+
 }  // namespace kube::cel

@@ -364,3 +364,11 @@ void RegisterTime(FunctionRegistry& r) {
 }
 
 }  // namespace kube::cel::internal
+
+namespace kube::cel {
+
+bool ParseTimestamp(std::string_view rfc3339, Timestamp* out) {
+  return internal::ParseRfc3339(rfc3339, out) && internal::InTimestampRange(*out);
+}
+
+}  // namespace kube::cel
