@@ -22,10 +22,12 @@ std::string StringField(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// The rule environment: `self` and `oldSelf` over the standard library. Built once.
+// The rule environment: `self` and `oldSelf` over the standard library and kube's libraries.
+// Built once.
 const cel::Environment& RuleEnvironment() {
   static const cel::Environment* env = [] {
     auto* e = new cel::Environment();
+    cel::RegisterKubernetesLibraries(e->functions());
     e->DeclareVariable("self");
     e->DeclareVariable("oldSelf");
     return e;

@@ -105,6 +105,11 @@ class Environment {
 // Registers the standard library (stdlib_*.cc) into `r`.
 void RegisterStandardLibrary(FunctionRegistry& r);
 
+// The libraries the Kubernetes environment adds (lib_*.cc): cel-go's extended strings and kube's
+// lists library. Kube's regex, URL, IP/CIDR, quantity, semver and format libraries are not here
+// yet.
+void RegisterKubernetesLibraries(FunctionRegistry& r);
+
 // An RFC 3339 timestamp as CEL's timestamp() reads it; false when malformed or out of range.
 bool ParseTimestamp(std::string_view rfc3339, Timestamp* out);
 
