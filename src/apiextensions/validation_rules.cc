@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "util/go_format.h"
 
 namespace kube::apiextensions {
@@ -188,12 +190,18 @@ class RuleWalker {
  public:
   RuleWalker(const ValidationRules& rules, FieldErrors* errs) : rules_(rules), errs_(errs) {}
 
-  void Walk(const Schema* s, const json& v, const json* old, const std::string& path, bool resource) {
+  // `value`, when known, is `v` already converted by an ancestor's rules: converting once and
+  // handing children their part keeps the cost linear in the object.
+  void Walk(const Schema* s, const json& v, const json* old, const std::string& path, bool resource,
+            const cel::Value* value = nullptr) {
     if (stopped_ || s == nullptr || v.is_null()) return;
     auto below = rules_.has_rules_below_.find(s);
     if (below == rules_.has_rules_below_.end() || !below->second) return;
-    if (auto it = rules_.rules_.find(s); it != rules_.rules_.end()) RunRules(s, it->second, v, old, path, resource);
+    std::optional<cel::Value> self;
+    if (value != nullptr) self = *value;
+    if (auto it = rules_.rules_.find(s); it != rules_.rules_.end()) RunRules(s, it->second, v, old, path, resource, &self);
     if (stopped_) return;
+    const bool reuse = self.has_value();
     if (v.is_object() && (s->type() == Schema::Type::kObject || s->type() == Schema::Type::kMap)) {
       const bool map = s->type() == Schema::Type::kMap;
       for (auto it = v.begin(); it != v.end(); ++it) {
@@ -204,13 +212,17 @@ class RuleWalker {
           if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
         }
         std::string child_path = map ? path + "[" + it.key() + "]" : (path.empty() ? "" : path + ".") + it.key();
-        Walk(child, *it, old_child, child_path, child->EmbeddedResource());
+        // A resource's converted metadata is cut down to its name: that child converts afresh.
+        const bool cut = resource && it.key() == "metadata";
+        Walk(child, *it, old_child, child_path, child->EmbeddedResource(),
+             reuse && !cut ? self->FindField(it.key()) : nullptr);
       }
     } else if (v.is_array() && s->type() == Schema::Type::kArray) {
       const Schema* item = s->Items();
+      const bool items_known = reuse && self->kind() == cel::Kind::kList && self->AsList().size() == v.size();
       for (size_t i = 0; i < v.size(); ++i) {
         Walk(item, v[i], CorrelatedItem(s, v[i], old), path + "[" + std::to_string(i) + "]",
-             item != nullptr && item->EmbeddedResource());
+             item != nullptr && item->EmbeddedResource(), items_known ? &self->AsList()[i] : nullptr);
       }
     }
   }
@@ -240,9 +252,10 @@ class RuleWalker {
   }
 
   void RunRules(const Schema* s, const std::vector<CompiledRule>& rules, const json& v, const json* old,
-                const std::string& path, bool resource) {
+                const std::string& path, bool resource, std::optional<cel::Value>* self_slot) {
     const std::string type_value = GoQuote(s->OpenAPIType());
-    std::optional<cel::Value> self, old_self;
+    std::optional<cel::Value>& self = *self_slot;
+    std::optional<cel::Value> old_self;
     for (const auto& r : rules) {
       if (!r.program) {
         if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path, type_value, "rule compile error: " + r.compile_error);
