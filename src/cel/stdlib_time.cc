@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "cel/stdlib_internal.h"
+#include "util/civil_time.h"
 
 namespace kube::cel::internal {
 
@@ -20,31 +21,15 @@ constexpr int64_t kMinSeconds = -62135596800;  // 0001-01-01T00:00:00Z
 constexpr int64_t kMaxSeconds = 253402300799;  // 9999-12-31T23:59:59Z
 constexpr int64_t kNanosPerSecond = 1000000000;
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 struct Civil {
   int64_t year;
   unsigned month, day;  // 1-based
 };
 
 Civil CivilFromDays(int64_t z) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {static_cast<int64_t>(yoe) + era * 400 + (m <= 2), m, d};
+  Civil c;
+  kube::CivilFromDays(z, &c.year, &c.month, &c.day);
+  return c;
 }
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
