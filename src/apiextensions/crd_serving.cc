@@ -141,6 +141,7 @@ Result<registry::CustomResourceSet> ServingFor(const json& crd, bool terminating
       owned->graphs.push_back(graph);
     }
     strategy_spec.schema = graph;
+    if (graph) strategy_spec.rules = ValidationRules::Compile(graph->Root());
 
     registry::KindRules rules;
     rules.name_rule = registry::NameRule::kDnsSubdomain;

@@ -138,14 +138,19 @@ TEST_CASE("deleting a CRD deletes its custom resources first, honouring their fi
   REQUIRE_MESSAGE(released.ok(), released.status().ToString());
   CHECK(Eventually([&] { return f.Condition("widgets.test.example.com", "Established") == "gone"; }));
   CHECK(Eventually([&] { return f.Widgets() == nullptr; }));
-  // The open watch of the custom resources ends.
+  // The open watch of the custom resources ends, after it has seen both objects deleted.
   storage::WatchEvent event;
   bool closed = false;
+  std::vector<std::string> deletions;
   for (int i = 0; i < 100 && !closed; ++i) {
-    closed = (*watch)->NextEvent(&event, storage::Clock::now() + std::chrono::milliseconds(50)) ==
-             storage::WatchStream::Next::kClosed;
+    auto next = (*watch)->NextEvent(&event, storage::Clock::now() + std::chrono::milliseconds(50));
+    closed = next == storage::WatchStream::Next::kClosed;
+    if (next == storage::WatchStream::Next::kEvent && event.type == storage::WatchEventType::kDeleted) {
+      deletions.push_back((*event.object)["metadata"]["name"].get<std::string>());
+    }
   }
   CHECK(closed);
+  CHECK(deletions == std::vector<std::string>{"free", "held"});
   // Re-created, it starts empty.
   REQUIRE(f.crds->Create("", Crd("widgets", "Widget"), {}).ok());
   REQUIRE(Eventually([&] { return f.Widgets() != nullptr; }));

@@ -366,9 +366,9 @@ TEST_CASE("keyword rules of the OpenAPI schema") {
   });
 }
 
-TEST_CASE("x-kubernetes-validations: shape only") {
+TEST_CASE("x-kubernetes-validations: shape, then compilation") {
   RunCases({
-      {"valid rules are stored without compiling",
+      {"valid rules compile",
        [](Json& c) {
          SchemaOf(c)["properties"]["spec"]["x-kubernetes-validations"] =
              J(R"j([{"rule": "self.size <= 10", "message": "too big", "fieldPath": ".size", "reason": "FieldValueForbidden"},
@@ -395,6 +395,26 @@ TEST_CASE("x-kubernetes-validations: shape only") {
         R"(spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].fieldPath: Invalid value: ".nope": must be a valid path)",
         R"(spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[6].fieldPath: Invalid value: " ": must be non-empty if specified)",
         R"(spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[6].fieldPath: Invalid value: " ": must be a valid path)"}},
+      {"rules that do not compile are refused with cel-go's errors",
+       [](Json& c) {
+         SchemaOf(c)["properties"]["spec"]["x-kubernetes-validations"] =
+             J(R"j([{"rule": "self.size ==", "message": "m"},
+                   {"rule": "size > 1"},
+                   {"rule": "self.size > 1", "messageExpression": "nope"},
+                   {"rule": "self.size > 1", "optionalOldSelf": true},
+                   {"rule": "self.size >= oldSelf.size", "optionalOldSelf": false, "reason": "FieldValueForbidden"}])j");
+       },
+       {"spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: "
+        R"(apiextensions.ValidationRule{Rule:"self.size ==", Message:"m", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        "compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', "
+        "'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.size ==\n | ............^",
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "
+        R"(apiextensions.ValidationRule{Rule:"size > 1", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        "compilation failed: ERROR: <input>:1:1: undeclared reference to 'size' (in container '')\n | size > 1\n | ^",
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].messageExpression: Invalid value: "
+        R"(apiextensions.ValidationRule{Rule:"self.size > 1", Message:"", MessageExpression:"nope", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope\n | ^",
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"}},
       {"rules nested in value validations are not structural",
        [](Json& c) { SpecProps(c)["size"]["allOf"] = J(R"([{"x-kubernetes-validations": [{"rule": "self > 1"}]}])"); },
        {"spec.validation.openAPIV3Schema.properties[spec].properties[size].allOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural"}},

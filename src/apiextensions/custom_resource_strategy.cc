@@ -24,16 +24,33 @@ Status CustomResourceStrategy::AdmitCreate(std::string_view name) const {
                                   "create not allowed while custom resource definition is terminating");
 }
 
+namespace {
+
+// kube runs the rules unless the schema found a value of the wrong type, which the rules could
+// not read.
+bool BlocksRules(const registry::FieldErrors& errs) {
+  for (const auto& e : errs) {
+    if (e.type == FieldError::Type::kTypeInvalid) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 registry::FieldErrors CustomResourceStrategy::Validate(const storage::Object& obj) const {
   if (root() == nullptr) return {};
-  return schema::Validate(*root(), obj);
+  registry::FieldErrors errs = schema::Validate(*root(), obj);
+  if (spec_.rules && !BlocksRules(errs)) spec_.rules->Validate(obj, nullptr, &errs);
+  return errs;
 }
 
 registry::FieldErrors CustomResourceStrategy::ValidateUpdate(std::string_view subresource, const storage::Object& obj,
                                                              const storage::Object& old) const {
   if (root() == nullptr) return {};
   // Ratcheting: values an update leaves as they were are not refused again.
-  return schema::Validate(*root(), obj, schema::ValidateOptions{.old = &old});
+  registry::FieldErrors errs = schema::Validate(*root(), obj, schema::ValidateOptions{.old = &old});
+  if (spec_.rules && !BlocksRules(errs)) spec_.rules->Validate(obj, &old, &errs);
+  return errs;
 }
 
 std::optional<std::vector<std::string>> CustomResourceStrategy::DecodeBody(storage::Object* obj) const {

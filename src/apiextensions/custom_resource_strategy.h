@@ -1,6 +1,7 @@
 // The registry strategy of one served version of a custom resource (kube's customresource
 // strategy): pruning and defaulting of objects read from storage against the version's structural
-// schema, schema validation of writes (422 with kube's causes and field paths), creates refused
+// schema, schema and x-kubernetes-validations rule validation of writes (422 with kube's causes
+// and field paths), creates refused
 // while the CRD terminates, and the scale subresource's paths.
 //
 // Thread-safety: safe for concurrent use (immutable but for an internal, locked memo of decorated
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "apiextensions/validation_rules.h"
 #include "printers/custom_resource_table.h"
 #include "registry/strategy.h"
 #include "schema/graph.h"
@@ -26,6 +28,8 @@ struct CustomResourceVersionSpec {
   std::string kind;
   std::string resource;  // the plural, for messages
   std::shared_ptr<const schema::SchemaGraph> schema;  // the version's openAPIV3Schema
+  // Its x-kubernetes-validations, compiled; null when it has none.
+  std::shared_ptr<const ValidationRules> rules;
   // Set when the version has the scale subresource.
   std::optional<registry::ScalePaths> scale;
   bool terminating = false;  // the CRD is being deleted: no creates

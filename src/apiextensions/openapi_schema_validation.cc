@@ -7,6 +7,7 @@
 #include "apiextensions/crd_internal.h"
 #include "apiextensions/schema_field_path.h"
 #include "apiextensions/structural_schema.h"
+#include "apiextensions/validation_rules.h"
 #include "util/go_format.h"
 
 namespace kube::apiextensions {
@@ -254,6 +255,7 @@ class SchemaValidator {
   void ValidationRules(const Json& s, const FieldPath& p) {
     const Json* rules = Arr(&s, "x-kubernetes-validations");
     if (rules == nullptr) return;
+    const size_t shape_errors = errs_->size();
     for (size_t i = 0; i < rules->size(); ++i) {
       const Json* r = &(*rules)[i];
       const FieldPath rp = p.Child("x-kubernetes-validations").Index(i);
@@ -289,6 +291,39 @@ class SchemaValidator {
         errs_->push_back(Invalid(rp.Child("fieldPath"), field_path, "must be a valid path"));
       }
     }
+    // The rules compile only once their shape is right, as kube compiles them.
+    if (errs_->size() != shape_errors || !StructuralConversionError(s).empty()) return;
+    for (size_t i = 0; i < rules->size(); ++i) {
+      const Json& r = (*rules)[i];
+      if (!r.is_object() || TrimSpace(Str(&r, "rule")).empty()) continue;
+      const FieldPath rp = p.Child("x-kubernetes-validations").Index(i);
+      std::string message_error;
+      const CompiledRule compiled = CompileRule(r, &message_error);
+      if (!compiled.compile_error.empty()) {
+        errs_->push_back(InvalidRendered(rp.Child("rule"), GoValidationRule(r), compiled.compile_error));
+        continue;
+      }
+      if (!message_error.empty()) {
+        errs_->push_back(InvalidRendered(rp.Child("messageExpression"), GoValidationRule(r), message_error));
+      }
+      if (auto optional = r.find("optionalOldSelf"); optional != r.end() && optional->is_boolean() && !compiled.uses_old_self) {
+        errs_->push_back(InvalidRendered(rp.Child("optionalOldSelf"), optional->get<bool>() ? "true" : "false",
+                                         "may not be set if oldSelf is not used in rule"));
+      }
+    }
+  }
+
+  // fmt's %#v of kube's internal apiextensions.ValidationRule, the value kube shows for a rule
+  // that does not compile. Go prints the addresses of set pointers; a fixed one stands in.
+  static std::string GoValidationRule(const Json& r) {
+    auto ptr = [&](const char* key, const char* type) {
+      const Json* v = r.contains(key) ? &r[key] : nullptr;
+      return v == nullptr || v->is_null() ? std::string("(*") + type + ")(nil)" : std::string("(*") + type + ")(0xc000000000)";
+    };
+    return "apiextensions.ValidationRule{Rule:" + GoQuote(Str(&r, "rule")) + ", Message:" + GoQuote(Str(&r, "message")) +
+           ", MessageExpression:" + GoQuote(Str(&r, "messageExpression")) +
+           ", Reason:" + ptr("reason", "apiextensions.FieldValueErrorReason") + ", FieldPath:" + GoQuote(Str(&r, "fieldPath")) +
+           ", OptionalOldSelf:" + ptr("optionalOldSelf", "bool") + "}";
   }
 
   const OpenAPISchemaOptions& opts_;

@@ -20,7 +20,7 @@ schema::PruneOptions BuiltInStyle() {
   return options;
 }
 
-TEST_CASE("built-in schemas: pruning reports unknown fields as typed decoding does") {
+TEST_CASE("built-in schemas: pruning reports unknown fields in typed decoding's path form") {
   const auto& cat = Catalogue::BuiltIn();
   json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}, {"bogus", 1}}},
               {"spec", {{"containers", {{{"name", "c"}, {"image", "x"}, {"colour", "red"}}}}, {"foo", true}}}};

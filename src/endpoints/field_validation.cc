@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "schema/prune.h"
+
 namespace kube::endpoints {
 
 namespace {
@@ -136,18 +138,20 @@ bool IsEmpty(const json& v) {
   }
 }
 
+// Go's typed decoding and encoding of the fields the schema describes: type errors, null as the
+// zero value, `omitempty`. Unknown fields are gone by the time it runs (schema::Prune drops them),
+// so the one pruning walk of the schema model is also the built-in kinds'.
 class TypedDecoder {
  public:
-  explicit TypedDecoder(TypedDecodeResult* result) : result_(result), unknown_(&result->unknown_fields) {}
+  explicit TypedDecoder(std::string* type_error) : type_error_(type_error) {}
 
   // `value` is not null.
   void Decode(const Schema* schema, json* value) {
     if (schema == nullptr) return;
     if (!Fits(schema->type(), *value)) {
-      if (result_->type_error.empty()) {
-        result_->type_error = std::string("json: cannot unmarshal ") + JsonTypeName(*value) +
-                              " into Go struct field " + path_.Render(/*leading_dot=*/true) + " of type " +
-                              SchemaTypeName(schema->type());
+      if (type_error_->empty()) {
+        *type_error_ = std::string("json: cannot unmarshal ") + JsonTypeName(*value) + " into Go struct field " +
+                       path_.Render(/*leading_dot=*/true) + " of type " + SchemaTypeName(schema->type());
       }
       return;
     }
@@ -178,19 +182,11 @@ class TypedDecoder {
     for (auto it = obj->begin(); it != obj->end(); ++it) {
       const std::string& key = it.key();
       const Schema* field = schema->Field(key);
-      if (field == nullptr) {
-        if (!unknown_.Full()) {
-          path_.PushField(key);
-          unknown_.Add(path_.Render(/*leading_dot=*/false));
-          path_.Pop();
-        }
-        drop.push_back(key);
-        continue;
-      }
       if (it->is_null()) {
         drop.push_back(key);
         continue;
       }
+      if (field == nullptr) continue;  // kept by a preserving node: nothing to decode into
       path_.PushField(key);
       Decode(field, &it.value());
       path_.Pop();
@@ -208,8 +204,7 @@ class TypedDecoder {
     }
   }
 
-  TypedDecodeResult* result_;
-  Report unknown_;
+  std::string* type_error_;
   PathStack path_;
 };
 
@@ -279,7 +274,12 @@ class DuplicateFinder : public nlohmann::json_sax<json> {
 
 TypedDecodeResult DecodeTyped(const catalogue::Schema* schema, nlohmann::json* obj) {
   TypedDecodeResult result;
-  if (!obj->is_null()) TypedDecoder(&result).Decode(schema, obj);
+  if (schema == nullptr || obj->is_null()) return result;
+  schema::PruneOptions options;
+  options.bracket_map_keys = true;
+  options.max_reported_path_bytes = kMaxReportedPathBytes;
+  result.unknown_fields = schema::Prune(schema, obj, options);
+  TypedDecoder(&result.type_error).Decode(schema, obj);
   return result;
 }
 

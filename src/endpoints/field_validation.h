@@ -2,7 +2,8 @@
 // body into the kind's Go structs and encodes what it stores and returns from them; DecodeTyped
 // gives a JSON object the same fate in one walk over the catalogue schema:
 //  - fields the schema does not define are dropped (typed decoding has nowhere to put them) and
-//    reported, for fieldValidation=Strict|Warn|Ignore to decide about;
+//    reported, for fieldValidation=Strict|Warn|Ignore to decide about. That is schema::Prune, the
+//    one pruning walk of the schema model, which custom resources use too;
 //  - a value whose JSON type the Go type cannot hold is the decoder's type error;
 //  - null decodes to the Go zero value: a field set to null is absent; a null map value or list
 //    item becomes its type's zero value ("", 0, false, "0" for a quantity, {} for a struct) or
@@ -32,7 +33,7 @@ namespace kube::endpoints {
 inline constexpr size_t kMaxReportedPathBytes = 64 * 1024;
 
 struct TypedDecodeResult {
-  // Paths of the dropped unknown fields ("spec.foo", "spec.containers[0].bar"), in key order.
+  // Paths of the dropped unknown fields ("spec.foo", "spec.containers[0].bar", "data[k]"), sorted.
   std::vector<std::string> unknown_fields;
   // The first value of the wrong JSON type, in Go's words: "json: cannot unmarshal number into
   // Go struct field .data[a] of type string". Empty when every value fits (null fits anywhere).

@@ -92,6 +92,12 @@ Result<std::unique_ptr<ApiRegistry>> ApiRegistry::Open(const RegistryOptions& op
 }
 
 ApiRegistry::~ApiRegistry() {
+  {
+    std::lock_guard lock(teardown_mu_);
+    shutting_down_ = true;
+  }
+  teardown_cv_.notify_all();
+  if (teardown_thread_.joinable()) teardown_thread_.join();
   namespaces_.Stop();
   custom_.store(nullptr);
   custom_storage_.clear();
@@ -184,11 +190,48 @@ void ApiRegistry::StopServingCustomResources(std::string_view crd_name) {
   next.sets = current->sets;
   next.sets.erase(std::string(crd_name));
   if (auto it = custom_storage_.find(crd_name); it != custom_storage_.end()) {
-    // Requests in flight may still hold the storage: end its watches now, free it with them.
-    it->second->cache->Stop();
+    // Requests in flight may still hold the storage; it is freed with the last of them once
+    // its cache has stopped.
+    std::lock_guard teardown_lock(teardown_mu_);
+    retiring_.emplace_back(std::chrono::steady_clock::now() + options_.custom_resource_teardown_delay,
+                           std::move(it->second));
+    if (!teardown_thread_.joinable()) teardown_thread_ = std::thread([this] { TeardownLoop(); });
     custom_storage_.erase(it);
   }
+  teardown_cv_.notify_all();
   PublishLocked(lock, std::move(next));
+}
+
+void ApiRegistry::TeardownLoop() {
+  std::unique_lock lock(teardown_mu_);
+  while (true) {
+    const auto now = std::chrono::steady_clock::now();
+    std::vector<std::shared_ptr<CustomStorage>> due;
+    auto next_deadline = std::chrono::steady_clock::time_point::max();
+    for (auto it = retiring_.begin(); it != retiring_.end();) {
+      if (shutting_down_ || it->first <= now) {
+        due.push_back(std::move(it->second));
+        it = retiring_.erase(it);
+      } else {
+        next_deadline = std::min(next_deadline, it->first);
+        ++it;
+      }
+    }
+    if (!due.empty()) {
+      // Stopping a cache joins its threads: not under the lock StopServing takes.
+      lock.unlock();
+      for (const auto& storage : due) storage->cache->Stop();
+      due.clear();
+      lock.lock();
+      continue;
+    }
+    if (shutting_down_) return;
+    if (retiring_.empty()) {
+      teardown_cv_.wait(lock);
+    } else {
+      teardown_cv_.wait_until(lock, next_deadline);
+    }
+  }
 }
 
 void ApiRegistry::PublishLocked(std::unique_lock<std::mutex>& lock, ServedCustomResources next) {

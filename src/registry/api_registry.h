@@ -13,11 +13,14 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -41,6 +44,10 @@ struct RegistryOptions {
   // Strategies of built-in kinds, by "group/resource" ("apiextensions.k8s.io/customresourcedefinitions").
   // Default: none.
   std::map<std::string, std::shared_ptr<const Strategy>, std::less<>> strategies;
+  // How long the storage of a CRD that stopped being served keeps delivering the events already
+  // under way to its watchers before they are closed (kube waits a second before it tears a
+  // CRD's storage down). Default: 1 s.
+  std::chrono::milliseconds custom_resource_teardown_delay = std::chrono::seconds(1);
 };
 
 using StorePtr = std::shared_ptr<Store>;
@@ -101,8 +108,10 @@ class ApiRegistry {
   // storage of a CRD is created once per uid and kept across re-serves; the stores of its
   // versions are replaced. Returns once the new storage's cache is ready.
   Status ServeCustomResources(CustomResourceSet set);
-  // Stops serving a CRD's custom resources: they vanish from the set, their watches end. Their
-  // data stays in the kv store until deleted (the CRD cleanup deletes every object first).
+  // Stops serving a CRD's custom resources: they vanish from the set at once; their watches end
+  // after RegistryOptions::custom_resource_teardown_delay, having received the events already
+  // under way. Their data stays in the kv store until deleted (the CRD cleanup deletes every
+  // object first).
   void StopServingCustomResources(std::string_view crd_name);
   // Called after every change of the served custom resources.
   void AddChangeListener(std::function<void()> listener);
@@ -114,6 +123,8 @@ class ApiRegistry {
   std::shared_ptr<CustomStorage> NewCustomStorage(const CustomResourceSet& set);
   // Publishes `next` (built from the current set under change_mu_) and tells the listeners.
   void PublishLocked(std::unique_lock<std::mutex>& lock, ServedCustomResources next);
+  // Stops the caches of retired storages when their delay is up (and all of them at shutdown).
+  void TeardownLoop();
 
   const catalogue::Catalogue& catalogue_;
   RegistryOptions options_;
@@ -127,6 +138,14 @@ class ApiRegistry {
   std::mutex change_mu_;  // serialises changes of custom_
   std::map<std::string, std::shared_ptr<CustomStorage>, std::less<>> custom_storage_;  // by CRD name; guarded by change_mu_
   std::vector<std::function<void()>> listeners_;  // guarded by change_mu_
+
+  // Storages no longer served, each with the time its cache is to stop.
+  std::mutex teardown_mu_;
+  std::condition_variable teardown_cv_;
+  std::vector<std::pair<std::chrono::steady_clock::time_point, std::shared_ptr<CustomStorage>>>
+      retiring_;                   // guarded by teardown_mu_
+  bool shutting_down_ = false;     // guarded by teardown_mu_
+  std::thread teardown_thread_;    // started with the first retirement
 };
 
 }  // namespace kube::registry

@@ -119,14 +119,21 @@ class Pruner {
     PruneMetadata(value, FieldPath() + (path_.empty() ? "" : ".") + "metadata", &embedded_meta_);
   }
 
-  void PruneMetadata(json& meta, const std::string& prefix, std::vector<std::string>* out) const {
+  // Shares this walk's report budget, so that many embedded resources cannot multiply it.
+  void PruneMetadata(json& meta, const std::string& prefix, std::vector<std::string>* out) {
     if (options_.object_meta == nullptr || !meta.is_object()) return;
     PruneOptions nested;
     nested.bracket_map_keys = true;
-    for (auto& p : Pruner(nested).Run(options_.object_meta, meta)) out->push_back(prefix + "." + p);
+    nested.max_reported_path_bytes =
+        reported_bytes_ < options_.max_reported_path_bytes ? options_.max_reported_path_bytes - reported_bytes_ : 0;
+    for (auto& p : Pruner(nested).Run(options_.object_meta, meta)) {
+      reported_bytes_ += prefix.size() + p.size() + 2;
+      out->push_back(prefix + "." + p);
+    }
   }
 
   void Record(const std::string& key) {
+    if (reported_bytes_ >= options_.max_reported_path_bytes) return;
     path_.push_back({Segment::kField, key});
     std::string p;
     for (const auto& s : path_) {
@@ -137,6 +144,7 @@ class Pruner {
       }
     }
     path_.pop_back();
+    reported_bytes_ += p.size() + 1;
     pruned_.push_back(std::move(p));
   }
 
@@ -156,6 +164,7 @@ class Pruner {
   const PruneOptions& options_;
   std::vector<Segment> path_;
   std::vector<std::string> root_meta_, pruned_, embedded_meta_;
+  size_t reported_bytes_ = 0;
 };
 
 }  // namespace

@@ -15,10 +15,14 @@
 //    "data[key]" (typed decoding, bracket_map_keys). Returned in kube's order: the root's metadata
 //    fields, then the pruned fields (sorted), then embedded resources' metadata fields (sorted,
 //    their map entries as "[key]").
+//  - Reports are bounded: once the recorded paths hold max_reported_path_bytes, further pruned
+//    fields are still removed but no longer reported (a hostile body could otherwise ask for one
+//    long path per field). Time is linear in the size of the value.
 //
 // Thread-safety: pure function over `value`.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,6 +43,8 @@ struct PruneOptions {
   // Map entries in paths as "data[key]" (what endpoints report for built-in kinds) instead of
   // kube's CR pruning "data.key". Default: false.
   bool bracket_map_keys = false;
+  // Paths stop being recorded once those recorded hold this many bytes. Default: 64 KiB.
+  size_t max_reported_path_bytes = 64 * 1024;
 };
 
 // Removes the fields `schema` does not describe from `value` in place and returns their paths.

@@ -91,6 +91,22 @@ TEST_CASE("prune: embedded resources inside a preserving node keep their own met
   CHECK(obj["items"][0]["data"]["k"] == "v");
 }
 
+TEST_CASE("prune: reports stop at the byte budget, pruning does not") {
+  auto g = Crd(kWidget);
+  json obj = json::parse(R"({"spec":{"list":[]}})");
+  auto& list = obj["spec"]["list"];
+  for (int i = 0; i < 1000; ++i) list.push_back(json{{"name", "n"}, {"unknown-field-with-a-long-name", i}});
+  PruneOptions options;
+  options.max_reported_path_bytes = 1024;
+  Paths reported = Prune(g->Root(), &obj, options);
+  size_t bytes = 0;
+  for (const auto& p : reported) bytes += p.size() + 1;
+  CHECK(!reported.empty());
+  CHECK(reported.size() < 1000);
+  CHECK(bytes < 1024 + 64);  // the last path may cross the budget, none after it
+  for (const auto& item : obj["spec"]["list"]) CHECK(item == json{{"name", "n"}});
+}
+
 TEST_CASE("prune: a null schema or value prunes nothing") {
   json obj = {{"a", 1}};
   CHECK(Prune(nullptr, &obj).empty());

@@ -1,0 +1,342 @@
+#include "apiextensions/validation_rules.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+#include "util/go_format.h"
+
+namespace kube::apiextensions {
+
+namespace {
+
+using json = nlohmann::json;
+using schema::Schema;
+
+std::string Trim(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\n\r\f\v");
+  if (b == std::string_view::npos) return "";
+  return std::string(s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1));
+}
+
+std::string StringField(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The rule environment: `self` and `oldSelf` over the standard library and kube's libraries.
+// Built once.
+const cel::Environment& RuleEnvironment() {
+  static const cel::Environment* env = [] {
+    auto* e = new cel::Environment();
+    cel::RegisterKubernetesLibraries(e->functions());
+    e->DeclareVariable("self");
+    e->DeclareVariable("oldSelf");
+    return e;
+  }();
+  return *env;
+}
+
+// A rule's fieldPath as a field.Path rendering relative to the rule's node: ".a.b" → "a.b",
+// "['a.b'].c" → "a.b.c", ".list[2]" → "list[2]".
+std::string NormalizeFieldPath(std::string_view p) {
+  std::string out;
+  size_t i = 0;
+  while (i < p.size()) {
+    if (p[i] == '.') {
+      ++i;
+      size_t end = i;
+      while (end < p.size() && p[end] != '.' && p[end] != '[') ++end;
+      out += (out.empty() ? "" : ".") + std::string(p.substr(i, end - i));
+      i = end;
+    } else if (p[i] == '[') {
+      const size_t close = p.find(']', i);
+      if (close == std::string_view::npos) break;
+      std::string_view inner = p.substr(i + 1, close - i - 1);
+      if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"')) {
+        out += (out.empty() ? "" : ".") + std::string(inner.substr(1, inner.size() - 2));
+      } else {
+        out += "[" + std::string(inner) + "]";
+      }
+      i = close + 1;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string RuleErrorString(const CompiledRule& r) {
+  return r.message.empty() ? Trim(r.rule) : Trim(r.message);
+}
+
+// field.Error's rendering of a scalar value; objects and arrays are not shown.
+std::string RenderValue(const json& v) {
+  if (v.is_string()) return GoQuote(v.get_ref<const std::string&>());
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number_float()) return GoFormatFloat(v.get<double>());
+  return "";
+}
+
+// A node's value as CEL sees it (see the header), typed by its schema.
+cel::Value ToCel(const Schema* s, const json& v, bool resource) {
+  if (v.is_null()) return cel::Value::Null();
+  if (s == nullptr) return cel::FromJson(v);
+  switch (s->type()) {
+    case Schema::Type::kObject:
+    case Schema::Type::kMap: {
+      if (!v.is_object()) return cel::FromJson(v);
+      cel::MapEntries entries;
+      entries.reserve(v.size());
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string& key = it.key();
+        if (resource && key == "metadata" && it->is_object()) {
+          // Only the name and generateName of a resource's metadata are visible to rules.
+          cel::MapEntries meta;
+          for (const char* k : {"name", "generateName"}) {
+            if (auto m = it->find(k); m != it->end()) meta.emplace_back(cel::Value::String(k), cel::FromJson(*m));
+          }
+          entries.emplace_back(cel::Value::String(key), cel::Value::Map(std::move(meta)));
+          continue;
+        }
+        const Schema* child = s->type() == Schema::Type::kMap ? s->Items() : s->Field(key);
+        entries.emplace_back(cel::Value::String(key), ToCel(child, *it, child != nullptr && child->EmbeddedResource()));
+      }
+      return cel::Value::Map(std::move(entries));
+    }
+    case Schema::Type::kArray: {
+      if (!v.is_array()) return cel::FromJson(v);
+      cel::ValueList items;
+      items.reserve(v.size());
+      const Schema* item = s->Items();
+      for (const auto& x : v) items.push_back(ToCel(item, x, item != nullptr && item->EmbeddedResource()));
+      return cel::Value::List(std::move(items));
+    }
+    case Schema::Type::kNumber:
+      if (v.is_number()) return cel::Value::Double(v.get<double>());
+      return cel::FromJson(v);
+    case Schema::Type::kString:
+    case Schema::Type::kTime:
+      if (v.is_string() && s->Validation() != nullptr && s->Validation()->format == "date-time") {
+        cel::Timestamp t;
+        if (cel::ParseTimestamp(v.get_ref<const std::string&>(), &t)) return cel::Value::OfTimestamp(t);
+      }
+      return cel::FromJson(v);
+    default: return cel::FromJson(v);
+  }
+}
+
+void Collect(const Schema* s, std::map<const Schema*, std::vector<CompiledRule>>* rules,
+             std::map<const Schema*, bool>* below, int depth) {
+  if (s == nullptr || depth > 1000 || below->contains(s)) return;
+  (*below)[s] = false;
+  bool any = false;
+  if (const json* r = s->CelRules(); r != nullptr && r->is_array() && !r->empty()) {
+    auto& compiled = (*rules)[s];
+    for (const auto& rule : *r) compiled.push_back(CompileRule(rule));
+    any = true;
+  }
+  auto child = [&](const Schema* c) {
+    Collect(c, rules, below, depth + 1);
+    if (c != nullptr && (*below)[c]) any = true;
+  };
+  if (s->type() == Schema::Type::kObject) {
+    for (const auto& name : s->FieldNames()) child(s->Field(name));
+  }
+  if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) child(s->Items());
+  (*below)[s] = any;
+}
+
+}  // namespace
+
+CompiledRule CompileRule(const json& rule, std::string* message_error) {
+  CompiledRule c;
+  c.rule = StringField(rule, "rule");
+  c.message = StringField(rule, "message");
+  c.message_expression = StringField(rule, "messageExpression");
+  c.reason = StringField(rule, "reason");
+  c.field_path = NormalizeFieldPath(StringField(rule, "fieldPath"));
+  if (auto it = rule.find("optionalOldSelf"); it != rule.end() && it->is_boolean()) c.optional_old_self = it->get<bool>();
+  if (Trim(c.rule).empty()) return c;
+  auto program = RuleEnvironment().Compile(c.rule);
+  if (!program.ok()) {
+    c.compile_error = "compilation failed: " + program.status().message();
+    return c;
+  }
+  c.program = *program;
+  c.uses_old_self = c.program->References("oldSelf");
+  if (!c.message_expression.empty()) {
+    auto message = RuleEnvironment().Compile(c.message_expression);
+    if (message.ok()) {
+      c.message_program = *message;
+    } else if (message_error != nullptr) {
+      *message_error = "messageExpression compilation failed: " + message.status().message();
+    }
+  }
+  return c;
+}
+
+std::shared_ptr<const ValidationRules> ValidationRules::Compile(const Schema* root) {
+  auto rules = std::make_shared<ValidationRules>();
+  rules->root_ = root;
+  Collect(root, &rules->rules_, &rules->has_rules_below_, 0);
+  if (rules->rules_.empty()) return nullptr;
+  return rules;
+}
+
+// One evaluation: walks the object along the schema, running the rules of each node.
+class RuleWalker {
+ public:
+  RuleWalker(const ValidationRules& rules, FieldErrors* errs) : rules_(rules), errs_(errs) {}
+
+  // `value`, when known, is `v` already converted by an ancestor's rules: converting once and
+  // handing children their part keeps the cost linear in the object.
+  void Walk(const Schema* s, const json& v, const json* old, const std::string& path, bool resource,
+            const cel::Value* value = nullptr) {
+    if (stopped_ || s == nullptr || v.is_null()) return;
+    auto below = rules_.has_rules_below_.find(s);
+    if (below == rules_.has_rules_below_.end() || !below->second) return;
+    std::optional<cel::Value> self;
+    if (value != nullptr) self = *value;
+    if (auto it = rules_.rules_.find(s); it != rules_.rules_.end()) RunRules(s, it->second, v, old, path, resource, &self);
+    if (stopped_) return;
+    const bool reuse = self.has_value();
+    if (v.is_object() && (s->type() == Schema::Type::kObject || s->type() == Schema::Type::kMap)) {
+      const bool map = s->type() == Schema::Type::kMap;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const Schema* child = map ? s->Items() : s->Field(it.key());
+        if (child == nullptr) continue;
+        const json* old_child = nullptr;
+        if (old != nullptr && old->is_object()) {
+          if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
+        }
+        std::string child_path = map ? path + "[" + it.key() + "]" : (path.empty() ? "" : path + ".") + it.key();
+        // A resource's converted metadata is cut down to its name: that child converts afresh.
+        const bool cut = resource && it.key() == "metadata";
+        Walk(child, *it, old_child, child_path, child->EmbeddedResource(),
+             reuse && !cut ? self->FindField(it.key()) : nullptr);
+      }
+    } else if (v.is_array() && s->type() == Schema::Type::kArray) {
+      const Schema* item = s->Items();
+      const bool items_known = reuse && self->kind() == cel::Kind::kList && self->AsList().size() == v.size();
+      for (size_t i = 0; i < v.size(); ++i) {
+        Walk(item, v[i], CorrelatedItem(s, v[i], old), path + "[" + std::to_string(i) + "]",
+             item != nullptr && item->EmbeddedResource(), items_known ? &self->AsList()[i] : nullptr);
+      }
+    }
+  }
+
+ private:
+  // The old item a list-type map item correlates with (same key values); other lists have none.
+  static const json* CorrelatedItem(const Schema* list, const json& item, const json* old) {
+    if (old == nullptr || !old->is_array() || list->ListType() != "map" || !item.is_object()) return nullptr;
+    for (const auto& candidate : *old) {
+      if (!candidate.is_object()) continue;
+      bool same = true;
+      for (const auto& key : list->ListMapKeys()) {
+        auto a = item.find(key), b = candidate.find(key);
+        const bool has_a = a != item.end(), has_b = b != candidate.end();
+        if (has_a != has_b || (has_a && *a != *b)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return &candidate;
+    }
+    return nullptr;
+  }
+
+  void Add(FieldError::Type type, const std::string& path, std::string value, std::string detail) {
+    errs_->push_back(FieldError{type, path.empty() ? "<nil>" : path, std::move(value), std::move(detail)});
+  }
+
+  void RunRules(const Schema* s, const std::vector<CompiledRule>& rules, const json& v, const json* old,
+                const std::string& path, bool resource, std::optional<cel::Value>* self_slot) {
+    const std::string type_value = GoQuote(s->OpenAPIType());
+    std::optional<cel::Value>& self = *self_slot;
+    std::optional<cel::Value> old_self;
+    for (const auto& r : rules) {
+      if (!r.program) {
+        if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path, type_value, "rule compile error: " + r.compile_error);
+        continue;
+      }
+      if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
+      if (!self) self = ToCel(s, v, resource);
+      cel::Activation vars;
+      vars.Bind("self", *self);
+      if (r.uses_old_self) {
+        if (old != nullptr && !old_self) old_self = ToCel(s, *old, resource);
+        if (r.optional_old_self) {
+          vars.Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
+        } else {
+          vars.Bind("oldSelf", *old_self);
+        }
+      }
+      const uint64_t limit = std::min(kPerCallCostLimit, budget_);
+      cel::EvalResult result = r.program->Evaluate(vars, {.cost_limit = limit});
+      if (result.cost > budget_ || (result.value.IsError() && limit < kPerCallCostLimit &&
+                                    result.value.ErrorMessage().starts_with("operation cancelled"))) {
+        Add(FieldError::Type::kInvalid, path, type_value,
+            "validation failed due to running out of cost budget, no further validation rules will be run");
+        stopped_ = true;
+        return;
+      }
+      budget_ -= result.cost;
+      if (result.value.IsError()) {
+        const std::string& err = result.value.ErrorMessage();
+        if (err.starts_with("no such overload")) {
+          Add(FieldError::Type::kInvalid, path, type_value,
+              "'" + err + "': call arguments did not match a supported operator, function or macro signature for rule: " +
+                  RuleErrorString(r));
+        } else if (err.starts_with("operation cancelled: actual cost limit exceeded")) {
+          Add(FieldError::Type::kInvalid, path, type_value,
+              "'" + err + "': no further validation rules will be run due to call cost exceeds limit for rule: " +
+                  RuleErrorString(r));
+          stopped_ = true;
+          return;
+        } else {
+          Add(FieldError::Type::kInvalid, path, type_value, err + " evaluating rule: " + RuleErrorString(r));
+        }
+        continue;
+      }
+      if (result.value.kind() == cel::Kind::kBool && result.value.AsBool()) continue;
+      // Ratcheting: an unchanged value is not refused again by a rule that does not look back.
+      if (!r.uses_old_self && old != nullptr && *old == v) continue;
+      std::string detail = MessageFromExpression(r, vars);
+      if (detail.empty()) detail = r.message.empty() ? "failed rule: " + RuleErrorString(r) : Trim(r.message);
+      std::string at = path;
+      if (!r.field_path.empty()) at = (path.empty() ? "" : path + (r.field_path[0] == '[' ? "" : ".")) + r.field_path;
+      const std::string value = v.is_object() || v.is_array() ? "" : RenderValue(v);
+      FieldError::Type type = FieldError::Type::kInvalid;
+      if (r.reason == "FieldValueForbidden") type = FieldError::Type::kForbidden;
+      if (r.reason == "FieldValueRequired") type = FieldError::Type::kRequired;
+      if (r.reason == "FieldValueDuplicate") type = FieldError::Type::kDuplicate;
+      Add(type, at, type == FieldError::Type::kDuplicate || type == FieldError::Type::kInvalid ? value : "",
+          type == FieldError::Type::kDuplicate ? "" : detail);
+    }
+  }
+
+  // The messageExpression's result when it gives a usable message; "" otherwise (kube then
+  // falls back to the message).
+  std::string MessageFromExpression(const CompiledRule& r, const cel::Activation& vars) {
+    if (!r.message_program) return "";
+    cel::EvalResult m = r.message_program->Evaluate(vars, {.cost_limit = std::min(kPerCallCostLimit, budget_)});
+    budget_ -= std::min(budget_, m.cost);
+    if (m.value.kind() != cel::Kind::kString) return "";
+    std::string text = Trim(m.value.AsString());
+    if (text.find('\n') != std::string::npos || text.size() > 5 * 1024) return "";
+    return text;
+  }
+
+  const ValidationRules& rules_;
+  FieldErrors* errs_;
+  uint64_t budget_ = kRuntimeCelCostBudget;
+  bool stopped_ = false;
+};
+
+void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* errs) const {
+  RuleWalker(*this, errs).Walk(root_, obj, old, "", /*resource=*/true);
+}
+
+}  // namespace kube::apiextensions

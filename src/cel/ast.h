@@ -1,0 +1,66 @@
+// The parsed form of a CEL expression (cel-spec's Expr): constants, identifiers, field
+// selections, calls (operators are calls named as cel-go names them: "_+_", "_==_", "_[_]", "!_",
+// "-_", "_?_:_", "_&&_", "_||_", "@in", "_?._", "_[?_]", "@not_strictly_false"), list, map and
+// message literals, and comprehensions, which the macros (has, all, exists, exists_one, map,
+// filter, the two-variable forms, optMap, cel.bind) expand into at parse time.
+//
+// Every node keeps the byte offset of its source position for error messages. Nodes are owned by
+// their parent; a parsed tree is immutable once the program is built.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cel/value.h"
+
+namespace kube::cel {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class ExprKind : uint8_t {
+  kConst,          // constant
+  kIdent,          // name (possibly dotted: "a.b.c" when it resolves as one name)
+  kSelect,         // operand.name; test_only for has()
+  kCall,           // name(args), or target.name(args) when target is set
+  kList,           // [args...]; optional_indices mark `?elem` entries
+  kMap,            // {entries}; Entry::optional marks `?key: value`
+  kStruct,         // name{field: value}
+  kComprehension,  // see the comprehension fields
+};
+
+struct Expr {
+  int64_t id = 0;
+  int32_t offset = 0;  // byte offset of the node in the source
+  ExprKind kind = ExprKind::kConst;
+
+  Value constant;  // kConst
+  // kIdent: the name; kSelect: the field; kCall: the function; kStruct: the message name.
+  std::string name;
+  bool test_only = false;  // kSelect: has(operand.name)
+  ExprPtr target;          // kSelect: the operand; kCall: the receiver, or null
+  std::vector<ExprPtr> args;            // kCall arguments; kList elements
+  std::vector<int32_t> optional_indices;  // kList: indexes of `?elem` elements
+
+  struct Entry {
+    ExprPtr key;        // kMap
+    std::string field;  // kStruct
+    ExprPtr value;
+    bool optional = false;
+  };
+  std::vector<Entry> entries;  // kMap, kStruct
+
+  // kComprehension: for each element (lists: index and value; maps: key and value) of
+  // iter_range, while loop_condition holds, accu_var = loop_step; then the value is `result`.
+  // With one iteration variable it binds list values / map keys; with two (iter_var2 set), the
+  // first binds the index / key and the second the value.
+  std::string iter_var, iter_var2, accu_var;
+  ExprPtr iter_range, accu_init, loop_condition, loop_step, result;
+
+  // Set when the program is built: the function id of a kCall (function_registry.h), -1 before.
+  int32_t function = -1;
+};
+
+}  // namespace kube::cel

@@ -1,0 +1,196 @@
+#include "cel/cel.h"
+
+#include "cel/interpreter.h"
+
+namespace kube::cel {
+
+namespace {
+
+// The calls the interpreter evaluates itself (not strict, or not functions at all).
+bool IsBuiltinForm(std::string_view name) {
+  return name == "_&&_" || name == "_||_" || name == "_?_:_" || name == "@not_strictly_false" || name == "_[_]" ||
+         name == "_[?_]" || name == "_?._";
+}
+
+bool IsTypeIdent(std::string_view name) {
+  return name == "int" || name == "uint" || name == "double" || name == "bool" || name == "string" ||
+         name == "bytes" || name == "list" || name == "map" || name == "null_type" || name == "type" ||
+         name == "dyn" || name == "optional_type" || name == "google.protobuf.Timestamp" ||
+         name == "google.protobuf.Duration";
+}
+
+// The deepest path of the tree, measured without recursion (a long `a + b + ...` chain is a deep
+// left spine that recursive walks must not meet unchecked).
+size_t TreeDepth(const Expr& root) {
+  std::vector<std::pair<const Expr*, size_t>> todo{{&root, 1}};
+  size_t deepest = 0;
+  while (!todo.empty()) {
+    auto [e, d] = todo.back();
+    todo.pop_back();
+    deepest = std::max(deepest, d);
+    auto push = [&](const ExprPtr& c) {
+      if (c) todo.emplace_back(c.get(), d + 1);
+    };
+    push(e->target);
+    for (const auto& a : e->args) push(a);
+    for (const auto& en : e->entries) {
+      push(en.key);
+      push(en.value);
+    }
+    push(e->iter_range);
+    push(e->accu_init);
+    push(e->loop_condition);
+    push(e->loop_step);
+    push(e->result);
+  }
+  return deepest;
+}
+
+// A dotted name for a chain of selections on an identifier ("optional", "math"), or empty.
+std::string QualifiedName(const Expr& e) {
+  if (e.kind == ExprKind::kIdent) return e.name;
+  if (e.kind == ExprKind::kSelect && !e.test_only && e.target) {
+    std::string prefix = QualifiedName(*e.target);
+    return prefix.empty() ? "" : prefix + "." + e.name;
+  }
+  return "";
+}
+
+class Checker {
+ public:
+  Checker(const FunctionRegistry& functions, const std::set<std::string, std::less<>>& variables,
+          std::set<std::string, std::less<>>* referenced)
+      : functions_(functions), variables_(variables), referenced_(referenced) {}
+
+  void Check(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kConst: return;
+      case ExprKind::kIdent: return CheckIdent(e);
+      case ExprKind::kSelect: return Check(*e.target);
+      case ExprKind::kCall: return CheckCall(e);
+      case ExprKind::kList:
+        for (auto& a : e.args) Check(*a);
+        return;
+      case ExprKind::kMap:
+        for (auto& en : e.entries) {
+          Check(*en.key);
+          Check(*en.value);
+        }
+        return;
+      case ExprKind::kStruct:
+        Undeclared(e, e.name);
+        return;
+      case ExprKind::kComprehension: {
+        Check(*e.iter_range);
+        Check(*e.accu_init);
+        scopes_.push_back(e.accu_var);
+        scopes_.push_back(e.iter_var);
+        if (!e.iter_var2.empty()) scopes_.push_back(e.iter_var2);
+        Check(*e.loop_condition);
+        Check(*e.loop_step);
+        scopes_.resize(scopes_.size() - (e.iter_var2.empty() ? 1 : 2));
+        Check(*e.result);
+        scopes_.pop_back();
+        return;
+      }
+    }
+  }
+
+  std::vector<SourceError> errors;
+
+ private:
+  bool InScope(std::string_view name) const {
+    for (const auto& s : scopes_) {
+      if (s == name) return true;
+    }
+    return false;
+  }
+
+  void Undeclared(const Expr& e, std::string_view name) {
+    errors.push_back({e.offset, "undeclared reference to '" + std::string(name) + "' (in container '')"});
+  }
+
+  void CheckIdent(const Expr& e) {
+    if (InScope(e.name)) return;
+    if (variables_.contains(e.name)) {
+      referenced_->insert(e.name);
+      return;
+    }
+    if (IsTypeIdent(e.name)) return;
+    Undeclared(e, e.name);
+  }
+
+  void CheckCall(Expr& e) {
+    if (e.target) {
+      // `optional.of(x)`: a namespaced global function, unless the namespace is a variable.
+      std::string ns = QualifiedName(*e.target);
+      const std::string root = ns.substr(0, ns.find('.'));
+      if (!ns.empty() && !InScope(root) && !variables_.contains(root)) {
+        const int32_t id = functions_.Find(ns + "." + e.name);
+        if (id >= 0 && functions_.Get(id).has_global) {
+          e.name = ns + "." + e.name;
+          e.target.reset();
+          e.function = id;
+          for (auto& a : e.args) Check(*a);
+          return;
+        }
+      }
+      Check(*e.target);
+      for (auto& a : e.args) Check(*a);
+      const int32_t id = functions_.Find(e.name);
+      if (id < 0 || !functions_.Get(id).has_receiver) return Undeclared(e, e.name);
+      e.function = id;
+      return;
+    }
+    for (auto& a : e.args) Check(*a);
+    if (IsBuiltinForm(e.name)) return;
+    const int32_t id = functions_.Find(e.name);
+    if (id < 0 || !functions_.Get(id).has_global) return Undeclared(e, e.name);
+    e.function = id;
+  }
+
+  const FunctionRegistry& functions_;
+  const std::set<std::string, std::less<>>& variables_;
+  std::set<std::string, std::less<>>* referenced_;
+  std::vector<std::string> scopes_;
+};
+
+// Beyond this the tree is refused: evaluation recurses along it.
+constexpr size_t kMaxTreeDepth = 1000;
+
+}  // namespace
+
+Environment::Environment(EnvironmentOptions options)
+    : options_(std::move(options)), functions_(std::make_shared<FunctionRegistry>()) {
+  RegisterStandardLibrary(*functions_);
+}
+
+FunctionRegistry& Environment::functions() { return *functions_; }
+
+Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view source) const {
+  ParseResult parsed = Parse(source, options_.parse);
+  if (!parsed.errors.empty()) return Status::BadRequest(FormatErrors(source, parsed.errors));
+  if (TreeDepth(*parsed.expr) > kMaxTreeDepth) {
+    return Status::BadRequest(FormatErrors(
+        source, {{0, "expression recursion limit exceeded: " + std::to_string(options_.parse.max_depth)}}));
+  }
+  auto program = std::make_shared<Program>();
+  Checker checker(*functions_, variables_, &program->referenced_);
+  checker.Check(*parsed.expr);
+  if (!checker.errors.empty()) return Status::BadRequest(FormatErrors(source, checker.errors));
+  program->functions_ = functions_;
+  program->expr_ = std::move(parsed.expr);
+  return std::shared_ptr<const Program>(std::move(program));
+}
+
+EvalResult Program::Evaluate(const Activation& vars, const EvalOptions& options) const {
+  internal::Interpreter interpreter(*functions_, vars, options);
+  EvalResult result;
+  result.value = interpreter.Eval(*expr_);
+  result.cost = interpreter.cost();
+  // A cancelled evaluation fails even where `||` or `&&` would have absorbed the error.
+  if (result.cost > options.cost_limit) result.value = Value::Error(std::string(internal::kCostLimitError));
+  return result;
+}
+
+}  // namespace kube::cel

@@ -1,0 +1,116 @@
+// The Common Expression Language (cel-spec), as the Kubernetes API server uses it: an
+// Environment declares variables and functions; Compile parses an expression once, checks its
+// identifiers and function names, and resolves its calls; the Program it returns is evaluated
+// many times against different variable bindings.
+//
+//   cel::Environment env;                 // the standard library
+//   env.DeclareVariable("self");
+//   auto program = env.Compile("self.replicas <= self.maxReplicas");
+//   cel::Activation vars;
+//   vars.Bind("self", cel::FromJson(spec));
+//   cel::EvalResult r = program->Evaluate(vars);   // r.value: bool true/false, or an error
+//
+// Evaluation follows the spec's semantics: errors are values; `&&`, `||` and `?:` absorb them
+// commutatively; int and uint arithmetic overflows are errors; division and modulus by zero,
+// out-of-range indexes and missing keys are errors. A cost is counted while evaluating (one unit
+// per operation, plus sizes for string and list work) and evaluation stops with an error once it
+// passes EvalOptions::cost_limit.
+//
+// Compile errors are worded and laid out as cel-go does ("ERROR: <input>:1:6: undeclared
+// reference to 'foo' (in container '')" with the source line and a caret), since kube quotes them
+// verbatim.
+//
+// Thread-safety: an Environment is built by one thread, then read-only; a Program is immutable
+// and may be evaluated from many threads at once (each evaluation has its own state).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cel/ast.h"
+#include "cel/function_registry.h"
+#include "cel/parser.h"
+#include "cel/value.h"
+#include "util/status.h"
+
+namespace kube::cel {
+
+// Variable bindings for one evaluation. Lookups compare names; activations hold a few variables.
+class Activation {
+ public:
+  void Bind(std::string name, Value value) { vars_.emplace_back(std::move(name), std::move(value)); }
+  const Value* Find(std::string_view name) const {
+    for (const auto& [n, v] : vars_) {
+      if (n == name) return &v;
+    }
+    return nullptr;
+  }
+
+ private:
+  std::vector<std::pair<std::string, Value>> vars_;
+};
+
+struct EvalOptions {
+  // Evaluation stops with an error once its cost passes this. Default: no limit.
+  uint64_t cost_limit = UINT64_MAX;
+};
+
+struct EvalResult {
+  Value value;        // the result; an error value when evaluation failed
+  uint64_t cost = 0;  // the cost counted
+};
+
+class Program {
+ public:
+  EvalResult Evaluate(const Activation& vars, const EvalOptions& options = {}) const;
+  const Expr& expr() const { return *expr_; }
+  // Whether the expression reads variable `name` (e.g. "oldSelf" makes a transition rule).
+  bool References(std::string_view name) const { return referenced_.contains(std::string(name)); }
+
+ private:
+  friend class Environment;
+  std::shared_ptr<const FunctionRegistry> functions_;
+  std::unique_ptr<Expr> expr_;
+  std::set<std::string, std::less<>> referenced_;
+};
+
+struct EnvironmentOptions {
+  ParseOptions parse;
+};
+
+class Environment {
+ public:
+  // The standard library (operators, conversions, strings, timestamps, durations, optionals).
+  explicit Environment(EnvironmentOptions options = {});
+
+  void DeclareVariable(std::string name) { variables_.insert(std::move(name)); }
+  // The functions, to register more libraries before the first Compile.
+  FunctionRegistry& functions();
+
+  // Parses and checks `source`. Errors: 400 BadRequest whose message is cel-go's rendering of
+  // the syntax or reference errors.
+  Result<std::shared_ptr<const Program>> Compile(std::string_view source) const;
+
+ private:
+  EnvironmentOptions options_;
+  std::shared_ptr<FunctionRegistry> functions_;
+  std::set<std::string, std::less<>> variables_;
+};
+
+// Registers the standard library (stdlib_*.cc) into `r`.
+void RegisterStandardLibrary(FunctionRegistry& r);
+
+// The libraries the Kubernetes environment adds (lib_*.cc): cel-go's extended strings and kube's
+// lists library. Kube's regex, URL, IP/CIDR, quantity, semver and format libraries are not here
+// yet.
+void RegisterKubernetesLibraries(FunctionRegistry& r);
+
+// An RFC 3339 timestamp as CEL's timestamp() reads it; false when malformed or out of range.
+bool ParseTimestamp(std::string_view rfc3339, Timestamp* out);
+
+}  // namespace kube::cel

@@ -1,0 +1,49 @@
+// Tree-walking evaluation of a compiled expression (cel.h). Internal to the layer.
+//
+// Thread-safety: an Interpreter is one evaluation, used by one thread.
+#pragma once
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cel/ast.h"
+#include "cel/cel.h"
+#include "cel/function_registry.h"
+
+namespace kube::cel::internal {
+
+class Interpreter {
+ public:
+  Interpreter(const FunctionRegistry& functions, const Activation& vars, const EvalOptions& options)
+      : functions_(functions), vars_(vars), options_(options) {}
+
+  Value Eval(const Expr& e);
+  uint64_t cost() const { return ctx_.cost(); }
+
+ private:
+  Value Ident(const Expr& e);
+  Value Select(const Expr& e);
+  Value Call(const Expr& e);
+  Value Logical(const Expr& e, bool is_and);
+  Value Conditional(const Expr& e);
+  Value ListLiteral(const Expr& e);
+  Value MapLiteral(const Expr& e);
+  Value Comprehension(const Expr& e);
+  Value OptionalSelect(const Value& operand, const Value& field);
+  Value Index(const Value& operand, const Value& index, bool optional);
+  // Counts one unit; false (and the cost error set) once the limit is passed.
+  bool Charge(uint64_t units = 1);
+
+  const FunctionRegistry& functions_;
+  const Activation& vars_;
+  const EvalOptions& options_;
+  CallContext ctx_;
+  bool cancelled_ = false;
+  std::vector<std::pair<std::string_view, Value>> locals_;  // comprehension variables, innermost last
+};
+
+// The error of an evaluation stopped by its cost limit.
+inline constexpr std::string_view kCostLimitError = "operation cancelled: actual cost limit exceeded";
+
+}  // namespace kube::cel::internal
