@@ -13,6 +13,7 @@
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
+#include "registry/scale_fields.h"
 #include "util/json_depth.h"
 
 namespace kube::endpoints {
@@ -72,7 +73,9 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
   return Status::OK();
 }
 
-HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
+}  // namespace
+
+HttpResponse RespondWritten(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
   auto rendered = scope.info.subresource == "scale"
                       ? RenderScale(*scope.store, ScaleOf(*obj, ScalePathsOf(*scope.store)), scope.representation,
                                     scope.query.Get("includeObject"))
@@ -80,8 +83,6 @@ HttpResponse Rendered(const RequestScope& scope, int code, const storage::Object
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, code, *rendered);
 }
-
-}  // namespace
 
 HttpResponse ApiServer::Create(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "CreateOptions");
@@ -91,9 +92,12 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   if (!body.ok()) return ErrorResponse(body.status());
   KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
-  auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
+  auto created = scope.store->Create(
+      ns, std::move(*body),
+      registry::WriteOptions{.dry_run = params->dry_run,
+                             .field_manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"))});
   if (!created.ok()) return ErrorResponse(created.status());
-  return Rendered(scope, 201, *created);
+  return RespondWritten(scope, 201, *created);
 }
 
 HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
@@ -114,24 +118,27 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   const bool scale = scope.info.subresource == "scale";
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;
+  const std::string manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"));
   auto transform = [&](const json& current) -> Result<json> {
-    if (scale) return WithReplicas(current, new_obj, ScalePathsOf(*scope.store));
-    return new_obj;
+    if (!scale) return new_obj;
+    return WriteThroughScale(*scope.store, current, [&](const json& old_scale) -> Result<json> {
+      json new_scale = new_obj;
+      registry::ScaleFieldManager().Update(old_scale, &new_scale, manager);
+      return new_scale;
+    });
   };
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
-  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-                                     registry::WriteOptions{.dry_run = params->dry_run});
+  // Writes through the Scale record their manager on the Scale (WriteThroughScale).
+  auto updated = scope.store->Update(
+      ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
   if (!updated.ok()) return ErrorResponse(updated.status());
-  return Rendered(scope, 200, *updated);
+  return RespondWritten(scope, 200, *updated);
 }
 
 HttpResponse ApiServer::Patch(RequestScope& scope) {
   const BodyType type = ParseContentType(scope.request.Header("Content-Type"));
-  if (type == BodyType::kApplyPatch) {
-    return ErrorResponse(Unsupported(
-        "server-side apply (application/apply-patch+yaml) is not supported by this server yet; use "
-        "client-side apply (kubectl apply without --server-side) or a JSON, merge or strategic merge patch"));
-  }
+  if (type == BodyType::kApplyPatch) return Apply(scope);
   // Custom resources have no Go struct to merge strategically by.
   const bool custom = scope.store->rules().custom_resource;
   if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch &&
@@ -140,12 +147,7 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   }
   auto params = ParseWriteParams(scope.query, "PatchOptions");
   if (!params.ok()) return ErrorResponse(params.status());
-  if (scope.query.Has("force")) {
-    return ErrorResponse(registry::InvalidError(
-        "meta.k8s.io", "PatchOptions", "",
-        {registry::FieldError{registry::FieldError::Type::kForbidden, "force", "",
-                              "may not be specified for non-apply patch"}}));
-  }
+  const std::string manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"));
   const auto& info = scope.store->info();
   const bool scale = scope.info.subresource == "scale";
   const auto* schema = scale ? registry_->catalogue().KindSchema("autoscaling", "v1", "Scale")
@@ -153,9 +155,7 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   const std::string& patch_body = scope.request.body;
   // Field warnings are per attempt (a conflict retries the transform); the rest stay.
   const size_t request_warnings = scope.warnings.size();
-  auto transform = [&](const json& current) -> Result<json> {
-    // A scale patch applies to the Scale view, then lands in spec.replicas.
-    const json target = scale ? ScaleOf(current, ScalePathsOf(*scope.store)) : current;
+  auto patch = [&](const json& target) -> Result<json> {
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
@@ -174,17 +174,30 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
                                 "couldn't get version/kind; json parse error: " +
                                     JsonDepthError(text[FindJsonDepthExcess(text)])}});
     }
-    if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
+    return patched;
+  };
+  auto transform = [&](const json& current) -> Result<json> {
+    if (scale) {
+      // A scale patch applies to the Scale view, then lands in spec.replicas.
+      return WriteThroughScale(*scope.store, current, [&](const json& old_scale) -> Result<json> {
+        auto patched = patch(old_scale);
+        if (patched.ok()) registry::ScaleFieldManager().Update(old_scale, &*patched, manager);
+        return patched;
+      });
+    }
+    auto patched = patch(current);
+    if (!patched.ok()) return patched;
     scope.warnings.resize(request_warnings);
     Status fs = ValidateFields(scope, *params, &*patched, registry_->catalogue());
     if (!fs.ok()) return fs;
     return patched;
   };
   const std::string ns = info.namespaced ? scope.info.namespace_ : "";
-  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-                                     registry::WriteOptions{.dry_run = params->dry_run});
+  auto updated = scope.store->Update(
+      ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
   if (!updated.ok()) return ErrorResponse(updated.status());
-  return Rendered(scope, 200, *updated);
+  return RespondWritten(scope, 200, *updated);
 }
 
 }  // namespace kube::endpoints
