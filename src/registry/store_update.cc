@@ -91,14 +91,13 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
                                           ? next["spec"]["finalizers"]
                                           : Object::array();
     }
-    // ... and the managedFields the field manager recorded for the write.
-    if (options.field_manager) {
-      const Object& recorded = Member(next["metadata"], "managedFields");
-      if (recorded.is_null()) {
-        updated["metadata"].erase("managedFields");
-      } else {
-        updated["metadata"]["managedFields"] = recorded;
-      }
+    // ... and the managedFields the write has: what the field manager recorded for it (writers
+    // that track nothing start from the current object and keep its entries).
+    const Object& recorded = Member(next["metadata"], "managedFields");
+    if (recorded.is_null()) {
+      updated["metadata"].erase("managedFields");
+    } else {
+      updated["metadata"]["managedFields"] = recorded;
     }
     next = std::move(updated);
   } else {
