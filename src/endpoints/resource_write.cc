@@ -13,6 +13,7 @@
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
+#include "registry/managed_fields.h"
 #include "registry/scale_fields.h"
 #include "util/json_depth.h"
 
@@ -44,6 +45,10 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
                       const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
   const registry::Strategy* strategy = scope.store->strategy();
+  // Go decodes an empty managedFields list into an empty slice, which the field manager reads as
+  // a reset; typed decoding here drops empty lists, so the request is kept aside.
+  const bool reset_managed_fields = obj->is_object() && obj->contains("metadata") && (*obj)["metadata"].is_object() &&
+                                    registry::IsResetManagedFields((*obj)["metadata"].value("managedFields", json()));
   std::optional<std::vector<std::string>> decoded = strategy ? strategy->DecodeBody(obj) : std::nullopt;
   std::vector<std::string> unknown;
   if (decoded) {
@@ -58,6 +63,7 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     }
     unknown = std::move(typed.unknown_fields);
   }
+  if (reset_managed_fields) (*obj)["metadata"]["managedFields"] = json::array();
   std::vector<std::string> problems = duplicates;
   for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
   if (problems.empty() || params.field_validation == "Ignore") return Status::OK();
