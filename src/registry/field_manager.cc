@@ -95,24 +95,20 @@ void CapUpdateManagers(Managed* managed) {
   }
 }
 
-// Runs an update as `manager` (an Update entry; kube's managedFieldsUpdater, strip-meta and
-// structured merge): its changed fields join what it owned, its time moves only when it changed
-// something. False when the objects cannot be compared.
-bool RecordUpdate(const MergeCore& core, const Object& live, const Object& next, Managed* managed,
-                  const std::string& id, std::string_view api_version) {
-  if (!core.Update(live, next, &managed->sets, kCurrentOperation, api_version).ok()) return false;
+// The fields an update changed, collected under kCurrentOperation, join what `id` owned (kube's
+// managedFieldsUpdater over strip-meta): its time moves only when it changed something.
+void JoinCurrentOperation(Managed* managed, const std::string& id) {
   auto it = managed->sets.find(kCurrentOperation);
-  if (it == managed->sets.end()) return true;
+  if (it == managed->sets.end()) return;
   ManagedSet changed = std::move(it->second);
   managed->sets.erase(it);
   StripUntrackedFields(&changed.set);
-  if (changed.set.Empty()) return true;
+  if (changed.set.Empty()) return;
   if (auto previous = managed->sets.find(id); previous != managed->sets.end()) {
     changed.set = changed.set.Union(previous->second.set);
   }
   managed->sets[id] = std::move(changed);
   managed->times[id] = NowUnixSeconds();
-  return true;
 }
 
 std::string StringAt(const json& obj, const char* key) {
@@ -128,6 +124,19 @@ std::string ObjectName(const Object& obj) {
          (api_version.find('/') == std::string::npos ? "/" : "") + api_version + ", Kind=" + StringAt(obj, "kind");
 }
 
+// The recorded Apply entry of `manager` through `subresource` at `api_version`, or null.
+const json* RecordedApplyEntry(const json& recorded, std::string_view manager, std::string_view subresource,
+                               std::string_view api_version) {
+  if (!recorded.is_array()) return nullptr;
+  for (const auto& e : recorded) {
+    if (StringAt(e, "manager") == manager && StringAt(e, "operation") == kOperationApply &&
+        StringAt(e, "subresource") == subresource && StringAt(e, "apiVersion") == api_version && e.contains("fieldsV1")) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 struct FieldManager::Impl {
@@ -141,40 +150,56 @@ FieldManager::FieldManager(FieldManagerConfig config)
 FieldManager::~FieldManager() = default;
 
 void FieldManager::Update(const Object& live, Object* next, std::string_view manager) const {
-  // Where the managers come from: the client's managedFields when they decode (an empty list or
-  // one empty entry resets them), else the recorded ones; never the client's on a subresource.
-  Managed managed;
+  // Where the managers come from: the recorded ones, or the client's managedFields when they
+  // decode (an empty list, or one empty entry, resets them); never the client's on a subresource.
+  const json& recorded = MetaMember(live, "managedFields");
   const json& sent = MetaMember(*next, "managedFields");
-  if (!config_.subresource.empty()) {
-    managed = DecodeManagedOrEmpty(MetaMember(live, "managedFields"));
-  } else if (IsResetManagedFields(sent)) {
+  std::optional<Managed> managed;
+  bool from_recorded = true;
+  if (config_.subresource.empty() && IsResetManagedFields(sent)) {
     managed = Managed{};
-  } else {
-    auto decoded = DecodeManaged(sent);
-    managed = decoded.ok() && !decoded->sets.empty() ? std::move(*decoded)
-                                                      : DecodeManagedOrEmpty(MetaMember(live, "managedFields"));
+    from_recorded = false;
+  } else if (config_.subresource.empty() && !sent.is_null() && sent != recorded) {
+    if (auto decoded = DecodeManaged(sent); decoded.ok() && !decoded->sets.empty()) {
+      managed = std::move(*decoded);
+      from_recorded = false;
+    }
   }
-  const json live_entries = MetaMember(live, "managedFields");
-  SetManagedFields(next, nullptr);
   // kube starts tracking an object's fields at its creation or its first apply: an existing
   // object without managers stays without.
   const bool creating = MetaMember(live, "uid").is_null();
-  if (managed.sets.empty() && !creating) return;
+  const bool none = from_recorded ? !recorded.is_array() || recorded.empty() : managed->sets.empty();
+  if (none && !creating) return SetManagedFields(next, nullptr);
 
-  const std::string id = ManagerIdentifierOf(manager, kOperationUpdate, config_.api_version, config_.subresource);
-  if (!RecordUpdate(impl_->core, WithoutManagedFields(live), *next, &managed, id, config_.api_version)) {
+  auto changes = impl_->core.Changes(live, *next);
+  if (!changes.ok()) {
     // kube's UpdateNoErrors: the write goes ahead with the recorded managers.
-    SetManagedFields(next, live_entries);
-    return;
+    return SetManagedFields(next, recorded);
   }
-  CapUpdateManagers(&managed);
-  SetManagedFields(next, EncodeManaged(managed));
+  if (from_recorded) {
+    // What no manager can own changed (or nothing did): the recorded entries stay as they are.
+    Comparison tracked{changes->modified, changes->added, changes->removed};
+    StripUntrackedFields(&tracked.modified);
+    StripUntrackedFields(&tracked.added);
+    StripUntrackedFields(&tracked.removed);
+    if (tracked.modified.Empty() && tracked.added.Empty() && tracked.removed.Empty()) {
+      return SetManagedFields(next, recorded);
+    }
+    managed = DecodeManagedOrEmpty(recorded);
+  }
+  const std::string id = ManagerIdentifierOf(manager, kOperationUpdate, config_.api_version, config_.subresource);
+  impl_->core.RecordUpdate(*changes, &managed->sets, kCurrentOperation, config_.api_version);
+  JoinCurrentOperation(&*managed, id);
+  CapUpdateManagers(&*managed);
+  SetManagedFields(next, EncodeManaged(*managed));
 }
 
 Result<Object> FieldManager::Apply(const Object& live, const Object& config, std::string_view manager,
                                    bool force) const {
-  auto managed = DecodeManaged(MetaMember(live, "managedFields"));
-  if (!managed.ok()) return Status::Unknown("failed to decode managed fields: " + managed.status().message());
+  const json& recorded = MetaMember(live, "managedFields");
+  if (auto entries = DecodeManagedFieldsEntries(recorded); !entries.ok()) {
+    return Status::Unknown("failed to decode managed fields: " + entries.status().message());
+  }
   // kube's versionCheckManager: the body must be this endpoint's kind at its version.
   const std::string api_version = StringAt(config, "apiVersion");
   const std::string kind = StringAt(config, "kind");
@@ -187,40 +212,53 @@ Result<Object> FieldManager::Apply(const Object& live, const Object& config, std
   }
   if (MetaMember(config, "managedFields").is_array()) return Status::BadRequest("metadata.managedFields must be nil");
 
-  Object current = WithoutManagedFields(live);
+  ApplyPlan plan = impl_->core.Plan(live, config);
+  if (!plan.config_error.ok()) {
+    return Status::Unknown("failed to create typed patch object (" + ObjectName(config) +
+                           "): " + plan.config_error.message());
+  }
+  if (!plan.live_error.ok()) {
+    return Status::Unknown("failed to create typed live object (" + ObjectName(live) + "): " + plan.live_error.message());
+  }
+  const bool kubectl = manager == "kubectl";
+  // Applying again what is applied already changes neither the object nor its managers: the
+  // recorded entries stay as they are.
+  if (!(kubectl && HasLastApplied(live)) && plan.merged == live) {
+    if (const json* entry = RecordedApplyEntry(recorded, manager, config_.subresource, config_.api_version)) {
+      FieldSet applied = plan.config_fields;
+      StripUntrackedFields(&applied);
+      if (applied.ToFieldsV1() == (*entry)["fieldsV1"]) return live;
+    }
+  }
+
+  auto managed = DecodeManaged(recorded);
+  if (!managed.ok()) return Status::Unknown("failed to decode managed fields: " + managed.status().message());
   // kube's skipNonAppliedManager: before an object's first apply, what it holds is recorded as
   // owned by "before-first-apply", so that the apply conflicts with it as with any manager.
   if (managed->sets.empty()) {
-    const std::string id = ManagerIdentifierOf(kBeforeFirstApply, kOperationUpdate, config_.api_version, config_.subresource);
-    RecordUpdate(impl_->core, Object::object(), current, &*managed, id, config_.api_version);
+    if (impl_->core.Update(Object::object(), live, &managed->sets, kCurrentOperation, config_.api_version).ok()) {
+      JoinCurrentOperation(&*managed,
+                           ManagerIdentifierOf(kBeforeFirstApply, kOperationUpdate, config_.api_version, config_.subresource));
+    }
   }
 
   const std::string id = ManagerIdentifierOf(manager, kOperationApply, "", config_.subresource);
-  ManagedSets sets = managed->sets;
-  MergeResult result = impl_->core.Apply(current, config, &sets, id, config_.api_version, force);
-  if (!result.conflicts.empty() && manager == "kubectl") {
+  MergeResult result = impl_->core.Apply(live, std::move(plan), &managed->sets, id, config_.api_version, force);
+  if (!result.conflicts.empty() && kubectl) {
     // kube's lastAppliedManager: kubectl taking over from its own client-side apply does not
     // conflict on the fields its last-applied configuration recorded (and the object still holds).
-    if (const std::optional<FieldSet> allowed = AllowedByLastApplied(current, config_.api_version, impl_->core)) {
+    if (const std::optional<FieldSet> allowed = AllowedByLastApplied(live, config_.api_version, impl_->core)) {
       std::vector<MergeConflict> remaining;
       for (auto& c : result.conflicts) {
         if (!allowed->Has(c.path)) remaining.push_back(std::move(c));
       }
       if (remaining.empty()) {
-        sets = managed->sets;
-        result = impl_->core.Apply(current, config, &sets, id, config_.api_version, /*force=*/true);
+        result = impl_->core.Apply(live, impl_->core.Plan(live, config), &managed->sets, id, config_.api_version,
+                                   /*force=*/true);
       } else {
         result.conflicts = std::move(remaining);
       }
     }
-  }
-  if (!result.config_error.ok()) {
-    return Status::Unknown("failed to create typed patch object (" + ObjectName(config) +
-                           "): " + result.config_error.message());
-  }
-  if (!result.live_error.ok()) {
-    return Status::Unknown("failed to create typed live object (" + ObjectName(current) +
-                           "): " + result.live_error.message());
   }
   if (!result.conflicts.empty()) {
     std::vector<ApplyConflict> conflicts;
@@ -228,19 +266,15 @@ Result<Object> FieldManager::Apply(const Object& live, const Object& config, std
     for (const auto& c : result.conflicts) conflicts.push_back({c.manager, FieldPathString(c.path)});
     return ApplyConflictError(std::move(conflicts));
   }
-  managed->sets = std::move(sets);
   if (auto it = managed->sets.find(id); it != managed->sets.end()) {
     StripUntrackedFields(&it->second.set);
     if (it->second.set.Empty()) managed->sets.erase(it);
   }
-  Object object = std::move(current);
-  if (result.object) {
-    // An apply's time moves only when it changed the object.
-    object = std::move(*result.object);
-    managed->times[id] = NowUnixSeconds();
-  }
+  // An apply's time moves only when it changed the object.
+  if (result.object) managed->times[id] = NowUnixSeconds();
+  Object object = result.object ? std::move(*result.object) : live;
   // kube's lastAppliedUpdater: kubectl's annotation follows what it applies, when present.
-  if (manager == "kubectl") UpdateLastApplied(config, &object);
+  if (kubectl) UpdateLastApplied(config, &object);
   SetManagedFields(&object, EncodeManaged(*managed));
   return object;
 }

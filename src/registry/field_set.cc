@@ -109,11 +109,12 @@ Result<FieldSet> ReadFieldsV1(const json& node, bool* is_member) {
     auto child = ReadFieldsV1(value, &child_member);
     if (!child.ok()) return child.status();
     any = true;
-    if (child_member) set.Insert({**element});
-    if (!child->Empty()) *set.MutableChild(**element) = std::move(*child);
+    if (child_member) set.AddMember(**element);
+    if (!child->Empty()) set.AddChild(std::move(**element), std::move(*child));
   }
   // A node with nothing below it is a member itself ("f:a": {}).
   if (!any) *is_member = true;
+  set.Sort();
   return set;
 }
 
@@ -222,6 +223,21 @@ void FieldSet::Insert(const FieldPath& path) {
   FieldSet* node = this;
   for (size_t i = 0; i + 1 < path.size(); ++i) node = node->MutableChild(path[i]);
   node->InsertMember(path.back());
+}
+
+void FieldSet::Sort() {
+  std::sort(members_.begin(), members_.end());
+  members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
+  std::sort(children_.begin(), children_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Repeated children (entries a list repeats) become one.
+  for (size_t i = 1; i < children_.size();) {
+    if (children_[i].first == children_[i - 1].first) {
+      children_[i - 1].second = children_[i - 1].second.Union(children_[i].second);
+      children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
 }
 
 bool FieldSet::HasMember(const PathElement& e) const {

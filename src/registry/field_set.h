@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +82,12 @@ class FieldSet {
   const FieldSet* Child(const PathElement& e) const;
   // The set below `e`, created empty when absent.
   FieldSet* MutableChild(const PathElement& e);
+  // Building a set node by node (the typed walks): members and children appended in any order,
+  // then Sort() restores the order and merges repeats. Children must not be empty.
+  void AddMember(PathElement e) { members_.push_back(std::move(e)); }
+  void AddChild(PathElement e, FieldSet child) { children_.emplace_back(std::move(e), std::move(child)); }
+  void Sort();
+
   const std::vector<PathElement>& members() const { return members_; }
   const std::vector<std::pair<PathElement, FieldSet>>& children() const { return children_; }
 

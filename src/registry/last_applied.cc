@@ -30,6 +30,8 @@ std::string LastApplied(const Object& obj) {
 
 }  // namespace
 
+bool HasLastApplied(const Object& obj) { return !LastApplied(obj).empty(); }
+
 std::optional<FieldSet> AllowedByLastApplied(const Object& live, std::string_view api_version, const MergeCore& core) {
   const std::string text = LastApplied(live);
   if (text.empty()) return std::nullopt;
@@ -46,7 +48,7 @@ std::optional<FieldSet> AllowedByLastApplied(const Object& live, std::string_vie
 }
 
 void UpdateLastApplied(const Object& config, Object* object) {
-  if (LastApplied(*object).empty()) return;
+  if (!HasLastApplied(*object)) return;
   Object applied = config;
   if (auto meta = applied.find("metadata"); meta != applied.end() && meta->is_object()) {
     if (auto annotations = meta->find("annotations"); annotations != meta->end() && annotations->is_object()) {

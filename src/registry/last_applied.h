@@ -22,6 +22,9 @@ inline constexpr std::string_view kLastAppliedAnnotation = "kubectl.kubernetes.i
 std::optional<FieldSet> AllowedByLastApplied(const storage::Object& live, std::string_view api_version,
                                              const MergeCore& core);
 
+// Whether `obj` has a non-empty last-applied annotation.
+bool HasLastApplied(const storage::Object& obj);
+
 // When `object` has a non-empty last-applied annotation: sets it to `config` (without the
 // annotation itself) as kubectl writes it — compact JSON with sorted keys and a newline — unless
 // that would take the annotations over kube's 256 KiB limit, in which case the annotation goes.

@@ -141,14 +141,18 @@ std::vector<MergeConflict> TakeChanges(const Comparison& changes, ManagedSets* s
 
 }  // namespace
 
-Status MergeCore::Update(const Object& live, const Object& next, ManagedSets* sets, const std::string& manager,
-                         std::string_view api_version) const {
+Result<Comparison> MergeCore::Changes(const Object& live, const Object& next) const {
   KUBE_RETURN_IF_ERROR(ValidateTyped(impl_->root, live, /*allow_duplicates=*/true));
   KUBE_RETURN_IF_ERROR(ValidateTyped(impl_->root, next, /*allow_duplicates=*/true));
   Comparison changes = CompareValues(impl_->root, live, next);
   changes.modified = Filter(std::move(changes.modified));
   changes.added = Filter(std::move(changes.added));
   changes.removed = Filter(std::move(changes.removed));
+  return changes;
+}
+
+void MergeCore::RecordUpdate(const Comparison& changes, ManagedSets* sets, const std::string& manager,
+                             std::string_view api_version) const {
   TakeChanges(changes, sets, manager, /*force=*/true);
   FieldSet own = sets->contains(manager) ? (*sets)[manager].set : FieldSet();
   own = Filter(own.Difference(changes.removed).Union(changes.modified).Union(changes.added));
@@ -157,36 +161,54 @@ Status MergeCore::Update(const Object& live, const Object& next, ManagedSets* se
   } else {
     (*sets)[manager] = ManagedSet{std::move(own), std::string(api_version), false};
   }
+}
+
+Status MergeCore::Update(const Object& live, const Object& next, ManagedSets* sets, const std::string& manager,
+                         std::string_view api_version) const {
+  auto changes = Changes(live, next);
+  if (!changes.ok()) return changes.status();
+  RecordUpdate(*changes, sets, manager, api_version);
   return Status::OK();
 }
 
-MergeResult MergeCore::Apply(const Object& live, const Object& config, ManagedSets* sets, const std::string& manager,
+ApplyPlan MergeCore::Plan(const Object& live, const Object& config) const {
+  ApplyPlan plan;
+  plan.config_error = ValidateTyped(impl_->root, config, /*allow_duplicates=*/false);
+  if (!plan.config_error.ok()) return plan;
+  plan.live_error = ValidateTyped(impl_->root, live, /*allow_duplicates=*/true);
+  if (!plan.live_error.ok()) return plan;
+  plan.merged = MergeValues(impl_->root, live, config);
+  plan.config_fields = Filter(FieldsOfValue(impl_->root, config));
+  return plan;
+}
+
+MergeResult MergeCore::Apply(const Object& live, ApplyPlan plan, ManagedSets* sets, const std::string& manager,
                              std::string_view api_version, bool force) const {
   MergeResult result;
-  result.config_error = ValidateTyped(impl_->root, config, /*allow_duplicates=*/false);
-  if (!result.config_error.ok()) return result;
-  result.live_error = ValidateTyped(impl_->root, live, /*allow_duplicates=*/true);
-  if (!result.live_error.ok()) return result;
-
-  Object merged = MergeValues(impl_->root, live, config);
-  ManagedSets next = *sets;
-  std::optional<FieldSet> last;
-  if (auto it = next.find(manager); it != next.end()) last = std::move(it->second.set);
-  next[manager] = ManagedSet{Filter(FieldsOfValue(impl_->root, config)), std::string(api_version), true};
-  if (last && !last->Empty()) {
+  std::optional<ManagedSet> last;
+  if (auto it = sets->find(manager); it != sets->end()) last = std::move(it->second);
+  (*sets)[manager] = ManagedSet{std::move(plan.config_fields), std::string(api_version), true};
+  if (last && !last->set.Empty()) {
     // What the manager applied before and no one holds now goes; what others own stays.
     std::vector<const FieldSet*> owners;
-    for (const auto& [id, managed] : next) owners.push_back(&managed.set);
-    RemoveUnowned(impl_->root, &merged, *last, owners);
+    for (const auto& [id, managed] : *sets) owners.push_back(&managed.set);
+    RemoveUnowned(impl_->root, &plan.merged, last->set, owners);
   }
-  Comparison changes = CompareValues(impl_->root, live, merged);
+  Comparison changes = CompareValues(impl_->root, live, plan.merged);
   changes.modified = Filter(std::move(changes.modified));
   changes.added = Filter(std::move(changes.added));
   changes.removed = Filter(std::move(changes.removed));
-  result.conflicts = TakeChanges(changes, &next, manager, force);
-  if (!result.conflicts.empty()) return result;
-  *sets = std::move(next);
-  if (merged != live) result.object = std::move(merged);
+  result.conflicts = TakeChanges(changes, sets, manager, force);
+  if (!result.conflicts.empty()) {
+    // Nothing changes on a conflict.
+    if (last) {
+      (*sets)[manager] = std::move(*last);
+    } else {
+      sets->erase(manager);
+    }
+    return result;
+  }
+  if (plan.merged != live) result.object = std::move(plan.merged);
   return result;
 }
 
@@ -195,11 +217,10 @@ Result<FieldSet> MergeCore::FieldsOf(const Object& obj) const {
   return FieldsOfValue(impl_->root, obj);
 }
 
-Result<MergeCore::Differences> MergeCore::Compare(const Object& from, const Object& to) const {
+Result<Comparison> MergeCore::Compare(const Object& from, const Object& to) const {
   KUBE_RETURN_IF_ERROR(ValidateTyped(impl_->root, from, /*allow_duplicates=*/true));
   KUBE_RETURN_IF_ERROR(ValidateTyped(impl_->root, to, /*allow_duplicates=*/true));
-  Comparison c = CompareValues(impl_->root, from, to);
-  return Differences{std::move(c.modified), std::move(c.added), std::move(c.removed)};
+  return CompareValues(impl_->root, from, to);
 }
 
 }  // namespace kube::registry

@@ -23,6 +23,7 @@
 
 #include "catalogue/schema.h"
 #include "registry/field_set.h"
+#include "registry/typed_value.h"
 #include "storage/interface.h"
 #include "util/status.h"
 
@@ -42,10 +43,17 @@ struct MergeConflict {
   FieldPath path;
 };
 
-struct MergeResult {
+// An apply's first step: the configuration typed and merged into the live object.
+struct ApplyPlan {
   // Typing errors of the applied configuration or the live object, as kube words them after
-  // "failed to create typed patch object (...): " / "failed to create typed live object (...): ".
+  // "failed to create typed patch object (...): " / "failed to create typed live object (...): ";
+  // the rest is set only when both are OK.
   Status config_error, live_error;
+  storage::Object merged;   // the live object with the configuration merged in, before pruning
+  FieldSet config_fields;   // the configuration's fields, without the reset ones
+};
+
+struct MergeResult {
   std::vector<MergeConflict> conflicts;   // when not forced; the sets are then unchanged
   std::optional<storage::Object> object;  // the merged object; nullopt when it equals the live one
 };
@@ -66,25 +74,30 @@ class MergeCore {
   MergeCore(const MergeCore&) = delete;
   MergeCore& operator=(const MergeCore&) = delete;
 
-  // smd's Updater.Update: `manager` owns what changed from `live` to `next`, the other managers
-  // lose it. Errors when either object is not valid for the schema (sets untouched).
+  // What a write from `live` to `next` through this path changes (without the reset fields), or
+  // the typing error of either object.
+  Result<Comparison> Changes(const storage::Object& live, const storage::Object& next) const;
+  // smd's Updater.Update given the changes: `manager` owns what changed, the other managers lose it.
+  void RecordUpdate(const Comparison& changes, ManagedSets* sets, const std::string& manager,
+                    std::string_view api_version) const;
+  // Changes, then RecordUpdate (sets untouched on errors).
   Status Update(const storage::Object& live, const storage::Object& next, ManagedSets* sets,
                 const std::string& manager, std::string_view api_version) const;
-  // smd's Updater.Apply: `config` merged into `live`; `manager` owns the configuration's fields;
-  // what it applied before and no longer does, and nobody else owns, is removed; other managers'
-  // fields the merge changes are conflicts unless `force` takes them.
-  MergeResult Apply(const storage::Object& live, const storage::Object& config, ManagedSets* sets,
-                    const std::string& manager, std::string_view api_version, bool force) const;
+  // smd's Updater.Apply in two steps. Plan types the configuration and merges it into `live`;
+  // Apply then gives `manager` the configuration's fields, removes what it applied before and no
+  // longer does (unless another manager owns it), and takes the fields the merge changes from
+  // the other managers: conflicts unless `force`. REQUIRES: the plan's errors are OK.
+  ApplyPlan Plan(const storage::Object& live, const storage::Object& config) const;
+  MergeResult Apply(const storage::Object& live, ApplyPlan plan, ManagedSets* sets, const std::string& manager,
+                    std::string_view api_version, bool force) const;
   // The fields an object sets, or its typing error.
   Result<FieldSet> FieldsOf(const storage::Object& obj) const;
   // How `to` differs from `from`.
-  struct Differences {
-    FieldSet modified, added, removed;
-  };
-  Result<Differences> Compare(const storage::Object& from, const storage::Object& to) const;
+  Result<Comparison> Compare(const storage::Object& from, const storage::Object& to) const;
+  // `set` without what this write path resets.
+  FieldSet Filter(FieldSet set) const;
 
  private:
-  FieldSet Filter(FieldSet set) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

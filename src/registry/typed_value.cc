@@ -1,5 +1,6 @@
 #include "registry/typed_value.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -167,124 +168,198 @@ std::string GoType(const json& v) {
   return v.is_array() ? "[]interface {}" : "map[string]interface {}";
 }
 
+// Where a walk is: the object root, the root's metadata (whose managedFields no walk touches), or
+// anywhere else.
+enum class At : uint8_t { kRoot, kRootMetadata, kInner };
+At Below(At at, const std::string& key) { return at == At::kRoot && key == "metadata" ? At::kRootMetadata : At::kInner; }
+bool Skipped(At at, const std::string& key) { return at == At::kRootMetadata && key == "managedFields"; }
+
 // --- validation
 
 struct Validator {
   bool allow_duplicates = false;
   std::vector<std::string> errors;
+  // The path to the current node, rendered only for an error.
+  struct Step {
+    const std::string* field = nullptr;
+    const PathElement* entry = nullptr;
+    size_t index = 0;
+  };
+  std::vector<Step> path;
 
-  void Error(const std::string& path, const std::string& message) {
-    errors.push_back(path.empty() ? message : path + ": " + message);
+  void Error(const std::string& message) {
+    std::string where;
+    for (const Step& step : path) {
+      if (step.field != nullptr) {
+        where += "." + *step.field;
+      } else if (step.entry != nullptr) {
+        where += step.entry->String();
+      } else {
+        where += "[" + std::to_string(step.index) + "]";
+      }
+    }
+    errors.push_back(where.empty() ? message : where + ": " + message);
   }
 
-  void Scalar(const Schema* s, const json& v, const std::string& path) {
-    if (s == nullptr || v.is_null()) return;
+  void Scalar(const Schema* s, const json& v) {
     switch (s->type()) {
       case Schema::Type::kString:
       case Schema::Type::kTime:
-        if (!v.is_string()) Error(path, "expected string, got &value.valueUnstructured{Value:" + GoSharpV(v) + "}");
+        if (!v.is_string()) Error("expected string, got &value.valueUnstructured{Value:" + GoSharpV(v) + "}");
         break;
       case Schema::Type::kInteger:
       case Schema::Type::kNumber:
-        if (!v.is_number()) Error(path, "expected numeric (int or float), got " + GoType(v));
+        if (!v.is_number()) Error("expected numeric (int or float), got " + GoType(v));
         break;
       case Schema::Type::kBoolean:
-        if (!v.is_boolean()) Error(path, "expected boolean, got &{" + GoV(v) + "}");
+        if (!v.is_boolean()) Error("expected boolean, got &{" + GoV(v) + "}");
         break;
       default:
-        if (v.is_object() || v.is_array()) Error(path, "expected any scalar, got &{" + GoV(v) + "}");
+        if (v.is_object() || v.is_array()) Error("expected any scalar, got &{" + GoV(v) + "}");
     }
   }
 
-  void Walk(const Schema* s, const json& v, const std::string& path) {
-    if (v.is_null()) return;
-    const Shape shape = ShapeOf(s, v);
-    if (s == nullptr || s->type() == Schema::Type::kAny) {
-      if (v.is_object()) {
-        for (const auto& [k, item] : v.items()) Walk(nullptr, item, path + "." + k);
-      }
-      return;
-    }
+  void Walk(const Schema* s, const json& v, At at) {
+    if (v.is_null() || s == nullptr || s->type() == Schema::Type::kAny) return;  // deduced: anything goes
     const Schema::Type type = s->type();
     if (type == Schema::Type::kObject || type == Schema::Type::kMap) {
-      if (!v.is_object()) return Error(path, "expected map, got &{" + GoV(v) + "}");
+      if (!v.is_object()) return Error("expected map, got &{" + GoV(v) + "}");
       for (const auto& [k, item] : v.items()) {
+        if (Skipped(at, k)) continue;
         const Schema* child = type == Schema::Type::kObject ? s->Field(k) : s->Items();
+        path.push_back({.field = &k});
         if (child == nullptr && type == Schema::Type::kObject && !s->PreserveUnknownFields()) {
           // smd stops at the first field a struct does not declare.
-          return Error(path + "." + k, "field not declared in schema");
+          Error("field not declared in schema");
+          path.pop_back();
+          return;
         }
-        Walk(child, item, path + "." + k);
+        Walk(child, item, Below(at, k));
+        path.pop_back();
       }
       return;
     }
     if (type == Schema::Type::kArray) {
-      if (!v.is_array()) return Error(path, "expected list, got &{" + GoV(v) + "}");
-      std::map<PathElement, bool> seen;
+      if (!v.is_array()) return Error("expected list, got &{" + GoV(v) + "}");
+      const Shape shape = ShapeOf(s, v);
+      std::vector<PathElement> seen;
       for (size_t i = 0; i < v.size(); ++i) {
-        std::string item_path = path + "[" + std::to_string(i) + "]";
+        std::optional<PathElement> e;
         if (IsList(shape)) {
-          auto e = EntryElement(s, shape, v[i]);
-          if (!e.ok()) return Error(path, "element " + std::to_string(i) + ": " + e.status().message());
-          if (seen.contains(*e) && !allow_duplicates) Error(path, "duplicate entries for key " + e->String());
-          seen[*e] = true;
-          item_path = path + e->String();
+          auto element = EntryElement(s, shape, v[i]);
+          if (!element.ok()) return Error("element " + std::to_string(i) + ": " + element.status().message());
+          e = std::move(*element);
+          if (!allow_duplicates && std::find(seen.begin(), seen.end(), *e) != seen.end()) {
+            Error("duplicate entries for key " + e->String());
+          }
+          seen.push_back(*e);
         }
-        Walk(s->Items(), v[i], item_path);
+        path.push_back(e ? Step{.entry = &*e} : Step{.index = i});
+        Walk(s->Items(), v[i], At::kInner);
+        path.pop_back();
       }
       return;
     }
-    Scalar(s, v, path);
+    Scalar(s, v);
   }
 };
 
-// --- field sets
+// --- field sets, built bottom-up: a walk fills the set of paths below its node and says whether
+// the node itself is a member.
 
-void CollectFields(const Schema* s, const json& v, FieldPath* path, FieldSet* out) {
+bool CollectNode(const Schema* s, const json& v, At at, FieldSet* below) {
   const Shape shape = ShapeOf(s, v);
-  if (!Granular(shape) || !Fits(shape, v)) {
-    out->Insert(*path);
-    return;
-  }
-  if (v.is_null()) return;
+  if (!Granular(shape) || !Fits(shape, v)) return true;
+  if (v.is_null()) return false;
   if (!IsList(shape)) {
+    // Object members come in key order, which is the order of their path elements.
     for (const auto& [k, item] : v.items()) {
-      path->push_back(PathElement::Field(k));
-      CollectFields(ChildSchema(s, shape, k), item, path, out);
-      if (item.is_null() || (item.is_object() && item.empty()) || !Declared(s, shape, k)) out->Insert(*path);
-      path->pop_back();
+      if (Skipped(at, k)) continue;
+      FieldSet sub;
+      const bool leaf = CollectNode(ChildSchema(s, shape, k), item, Below(at, k), &sub);
+      const bool member = leaf || item.is_null() || (item.is_object() && item.empty()) || !Declared(s, shape, k);
+      if (member) below->AddMember(PathElement::Field(k));
+      if (!sub.Empty()) below->AddChild(PathElement::Field(k), std::move(sub));
     }
-    return;
+    return false;
   }
   const Entries entries = IndexEntries(s, shape, &v);
   for (const auto& e : entries.order) {
     const auto& items = entries.items.at(e);
-    path->push_back(e);
     // A repeated entry is owned as a whole.
-    if (items.size() == 1) CollectFields(s->Items(), *items[0], path, out);
-    out->Insert(*path);
-    path->pop_back();
+    FieldSet sub;
+    if (items.size() == 1) CollectNode(s->Items(), *items[0], At::kInner, &sub);
+    below->AddMember(e);
+    if (!sub.Empty()) below->AddChild(e, std::move(sub));
   }
+  below->Sort();
+  return false;
 }
 
-// --- comparison
+// --- comparison, bottom-up like the field sets.
 
-void CompareNode(const Schema* s, const json* l, const json* r, FieldPath* path, Comparison* out) {
+enum class Change : uint8_t { kNone, kAdded, kRemoved, kModified };
+
+Change CompareNode(const Schema* s, const json* l, const json* r, At at, Comparison* below);
+
+// Records a child's comparison under its element.
+void AddChange(Comparison* below, const PathElement& e, Change change, Comparison&& sub) {
+  if (change == Change::kAdded) below->added.AddMember(e);
+  if (change == Change::kRemoved) below->removed.AddMember(e);
+  if (change == Change::kModified) below->modified.AddMember(e);
+  if (!sub.added.Empty()) below->added.AddChild(e, std::move(sub.added));
+  if (!sub.removed.Empty()) below->removed.AddChild(e, std::move(sub.removed));
+  if (!sub.modified.Empty()) below->modified.AddChild(e, std::move(sub.modified));
+}
+
+void CompareList(const Schema* s, Shape shape, const json* l, const json* r, Comparison* below) {
+  const Entries le = IndexEntries(s, shape, l), re = IndexEntries(s, shape, r);
+  std::vector<PathElement> order = le.order;
+  for (const auto& e : re.order) {
+    if (!le.items.contains(e)) order.push_back(e);
+  }
+  static const std::vector<const json*> kNone;
+  for (const auto& e : order) {
+    auto li = le.items.find(e), ri = re.items.find(e);
+    const auto& lv = li == le.items.end() ? kNone : li->second;
+    const auto& rv = ri == re.items.end() ? kNone : ri->second;
+    Comparison sub;
+    Change change = Change::kNone;
+    if (lv.size() == 1 && rv.size() == 1 && *lv[0] == *rv[0]) {
+      continue;
+    } else if (lv.size() <= 1 && rv.size() <= 1) {
+      change = CompareNode(s->Items(), lv.empty() ? nullptr : lv[0], rv.empty() ? nullptr : rv[0], At::kInner, &sub);
+    } else if (lv.size() >= 2 && rv.size() >= 2) {
+      bool same = lv.size() == rv.size();
+      for (size_t i = 0; same && i < lv.size(); ++i) same = *lv[i] == *rv[i];
+      if (!same) change = Change::kModified;
+    } else if (lv.size() >= 2) {
+      if (!rv.empty()) CompareNode(s->Items(), nullptr, rv[0], At::kInner, &sub);
+      change = Change::kRemoved;
+    } else {
+      if (!lv.empty()) CompareNode(s->Items(), lv[0], nullptr, At::kInner, &sub);
+      change = Change::kAdded;
+    }
+    AddChange(below, e, change, std::move(sub));
+  }
+  below->added.Sort();
+  below->removed.Sort();
+  below->modified.Sort();
+}
+
+Change CompareNode(const Schema* s, const json* l, const json* r, At at, Comparison* below) {
   const json& sample = r != nullptr ? *r : *l;
   const Shape shape = ShapeOf(s, sample);
-  bool leaf = !Granular(shape) || (l != nullptr && !Fits(shape, *l)) || (r != nullptr && !Fits(shape, *r)) ||
-              (EmptyContainer(l) && EmptyContainer(r));
+  const bool leaf = !Granular(shape) || (l != nullptr && !Fits(shape, *l)) || (r != nullptr && !Fits(shape, *r)) ||
+                    (EmptyContainer(l) && EmptyContainer(r));
   if (leaf) {
-    if (l == nullptr) {
-      out->added.Insert(*path);
-    } else if (r == nullptr) {
-      out->removed.Insert(*path);
-    } else if (*l != *r) {
-      out->modified.Insert(*path);
-    }
-    return;
+    if (l == nullptr) return Change::kAdded;
+    if (r == nullptr) return Change::kRemoved;
+    return *l != *r ? Change::kModified : Change::kNone;
   }
-  if (!IsList(shape)) {
+  if (IsList(shape)) {
+    CompareList(s, shape, l, r, below);
+  } else {
     static const json kEmpty = json::object();
     const json& lo = l != nullptr && l->is_object() ? *l : kEmpty;
     const json& ro = r != nullptr && r->is_object() ? *r : kEmpty;
@@ -293,63 +368,39 @@ void CompareNode(const Schema* s, const json* l, const json* r, FieldPath* path,
       const bool take_a = b == ro.end() || (a != lo.end() && a.key() <= b.key());
       const bool take_b = a == lo.end() || (b != ro.end() && b.key() <= a.key());
       const std::string& key = take_a ? a.key() : b.key();
-      path->push_back(PathElement::Field(key));
-      CompareNode(ChildSchema(s, shape, key), take_a ? &a.value() : nullptr, take_b ? &b.value() : nullptr, path, out);
-      path->pop_back();
+      // Equal subtrees hold no change: most of an updated object is.
+      const bool equal = take_a && take_b && a.value() == b.value();
+      if (!equal && !Skipped(at, key)) {
+        Comparison sub;
+        const Change change = CompareNode(ChildSchema(s, shape, key), take_a ? &a.value() : nullptr,
+                                          take_b ? &b.value() : nullptr, Below(at, key), &sub);
+        AddChange(below, PathElement::Field(key), change, std::move(sub));
+      }
       if (take_a) ++a;
       if (take_b) ++b;
     }
-  } else {
-    const Entries le = IndexEntries(s, shape, l), re = IndexEntries(s, shape, r);
-    std::vector<PathElement> order = le.order;
-    for (const auto& e : re.order) {
-      if (!le.items.contains(e)) order.push_back(e);
-    }
-    for (const auto& e : order) {
-      static const std::vector<const json*> kNone;
-      auto li = le.items.find(e), ri = re.items.find(e);
-      const auto& lv = li == le.items.end() ? kNone : li->second;
-      const auto& rv = ri == re.items.end() ? kNone : ri->second;
-      path->push_back(e);
-      if (lv.size() <= 1 && rv.size() <= 1) {
-        CompareNode(s->Items(), lv.empty() ? nullptr : lv[0], rv.empty() ? nullptr : rv[0], path, out);
-      } else if (lv.size() >= 2 && rv.size() >= 2) {
-        bool same = lv.size() == rv.size();
-        for (size_t i = 0; same && i < lv.size(); ++i) same = *lv[i] == *rv[i];
-        if (!same) out->modified.Insert(*path);
-      } else if (lv.size() >= 2) {
-        if (!rv.empty()) CompareNode(s->Items(), nullptr, rv[0], path, out);
-        out->removed.Insert(*path);
-      } else {
-        if (!lv.empty()) CompareNode(s->Items(), lv[0], nullptr, path, out);
-        out->added.Insert(*path);
-      }
-      path->pop_back();
-    }
   }
-  if (l == nullptr) {
-    out->added.Insert(*path);
-  } else if (r == nullptr) {
-    out->removed.Insert(*path);
-  }
+  if (l == nullptr) return Change::kAdded;
+  return r == nullptr ? Change::kRemoved : Change::kNone;
 }
 
-// --- merge
+// --- merge, in place into the live value
 
-json MergeNode(const Schema* s, const json* l, const json* r);
+void MergeInto(const Schema* s, json* l, const json& r, At at);
 
-json MergeList(const Schema* s, Shape shape, const json* l, const json* r) {
-  static const json kNull;
-  const Entries re = IndexEntries(s, shape, r);
+void MergeList(const Schema* s, Shape shape, json* l, const json& r) {
+  const Entries re = IndexEntries(s, shape, &r);
   // The live entries in order, repeated ones included; a repeated one merges as null.
-  std::vector<std::pair<PathElement, const json*>> lhs;
-  std::map<PathElement, const json*> observed_l;
-  if (l != nullptr && l->is_array()) {
-    for (const auto& item : *l) {
+  std::vector<std::pair<PathElement, json*>> lhs;
+  std::map<PathElement, json*> observed_l;
+  static const json kNull;
+  json repeated = nullptr;
+  if (l->is_array()) {
+    for (auto& item : *l) {
       auto e = EntryElement(s, shape, item);
       if (!e.ok()) continue;
       auto [it, fresh] = observed_l.try_emplace(*e, &item);
-      if (!fresh) it->second = &kNull;
+      if (!fresh) it->second = &repeated;
       lhs.emplace_back(std::move(*e), &item);
     }
   }
@@ -360,11 +411,16 @@ json MergeList(const Schema* s, Shape shape, const json* l, const json* r) {
   }
   size_t next_shared = 0;
   auto shared_at = [&]() -> const PathElement* { return next_shared < shared.size() ? shared[next_shared] : nullptr; };
-  auto live_of = [&](const PathElement& e) -> const json* {
+  auto merged_entry = [&](const PathElement& e) {
+    const json& config = *re.items.at(e)[0];
     auto it = observed_l.find(e);
-    return it == observed_l.end() ? nullptr : it->second;
+    if (it == observed_l.end()) return config;
+    json out = std::move(*it->second);
+    MergeInto(s->Items(), &out, config, At::kInner);
+    return out;
   };
   std::map<PathElement, bool> merged;
+  auto was_merged = [&](const PathElement& e) { return merged.contains(e); };
   json out = json::array();
   size_t li = 0, ri = 0;
   while (li < lhs.size() || ri < re.order.size()) {
@@ -372,7 +428,7 @@ json MergeList(const Schema* s, Shape shape, const json* l, const json* r) {
       const PathElement& e = lhs[li].first;
       if (e == re.order[ri]) {
         merged[e] = true;
-        out.push_back(MergeNode(s->Items(), live_of(e), re.items.at(e)[0]));
+        out.push_back(merged_entry(e));
         ++li, ++ri;
         ++next_shared;
         continue;
@@ -385,39 +441,41 @@ json MergeList(const Schema* s, Shape shape, const json* l, const json* r) {
     if (li < lhs.size()) {
       const PathElement& e = lhs[li].first;
       if (!re.items.contains(e)) {
-        out.push_back(*lhs[li].second);
+        out.push_back(std::move(*lhs[li].second));
         ++li;
         continue;
       }
-      if (merged.contains(e)) ++li;
+      if (was_merged(e)) ++li;
     }
     if (ri < re.order.size()) {
       const PathElement& e = re.order[ri];
       merged[e] = true;
-      out.push_back(MergeNode(s->Items(), live_of(e), re.items.at(e)[0]));
+      out.push_back(merged_entry(e));
       ++ri;
       if (shared_at() != nullptr && *shared_at() == e) ++next_shared;
     }
   }
-  return out;
+  *l = std::move(out);
 }
 
-json MergeNode(const Schema* s, const json* l, const json* r) {
-  if (r == nullptr) return *l;
-  if (l == nullptr) return *r;
-  const Shape shape = ShapeOf(s, *r);
-  if (!Granular(shape) || !Fits(shape, *l) || !Fits(shape, *r) || (EmptyContainer(l) && EmptyContainer(r))) {
-    return *r;
+void MergeInto(const Schema* s, json* l, const json& r, At at) {
+  const Shape shape = ShapeOf(s, r);
+  if (!Granular(shape) || !Fits(shape, *l) || !Fits(shape, r) || (EmptyContainer(l) && EmptyContainer(&r))) {
+    *l = r;
+    return;
   }
   if (IsList(shape)) return MergeList(s, shape, l, r);
-  json out = l->is_object() ? *l : json::object();
-  if (r->is_object()) {
-    for (const auto& [k, item] : r->items()) {
-      auto it = out.find(k);
-      out[k] = MergeNode(ChildSchema(s, shape, k), it == out.end() ? nullptr : &*it, &item);
+  if (!l->is_object()) *l = json::object();
+  if (!r.is_object()) return;
+  for (const auto& [k, item] : r.items()) {
+    if (Skipped(at, k)) continue;
+    auto it = l->find(k);
+    if (it == l->end()) {
+      (*l)[k] = item;
+    } else if (*it != item) {
+      MergeInto(ChildSchema(s, shape, k), &*it, item, Below(at, k));
     }
   }
-  return out;
 }
 
 // --- removal
@@ -430,11 +488,11 @@ bool OwnsNode(const FieldSet* set, const PathElement& e, bool named) {
 }
 
 // Returns whether `v` was emptied by removals (its parent then drops it).
-bool RemoveNode(const Schema* s, json* v, const FieldSet& last, const std::vector<const FieldSet*>& owners) {
+bool RemoveNode(const Schema* s, json* v, At at, const FieldSet& last, const std::vector<const FieldSet*>& owners) {
   const Shape shape = ShapeOf(s, *v);
   if (!Granular(shape) || !Fits(shape, *v) || v->is_null() || v->empty()) return false;
-  auto judge = [&](const PathElement& e, const Schema* child_schema, json* child, bool named) {
-    // true: remove the child
+  // true: the child goes
+  auto judge = [&](const PathElement& e, const Schema* child_schema, json* child, At child_at, bool named) {
     bool owned = false;
     for (const FieldSet* o : owners) owned = owned || OwnsNode(o, e, named);
     if (OwnsNode(&last, e, named) && !owned) return true;
@@ -444,13 +502,14 @@ bool RemoveNode(const Schema* s, json* v, const FieldSet& last, const std::vecto
     for (const FieldSet* o : owners) {
       if (const FieldSet* c = o != nullptr ? o->Child(e) : nullptr) owners_below.push_back(c);
     }
-    return RemoveNode(child_schema, child, *below, owners_below);
+    return RemoveNode(child_schema, child, child_at, *below, owners_below);
   };
   bool removed_any = false;
   if (!IsList(shape)) {
     for (auto it = v->begin(); it != v->end();) {
       const std::string key = it.key();
-      if (judge(PathElement::Field(key), ChildSchema(s, shape, key), &it.value(), Declared(s, shape, key))) {
+      if (!Skipped(at, key) &&
+          judge(PathElement::Field(key), ChildSchema(s, shape, key), &it.value(), Below(at, key), Declared(s, shape, key))) {
         it = v->erase(it);
         removed_any = true;
       } else {
@@ -461,7 +520,7 @@ bool RemoveNode(const Schema* s, json* v, const FieldSet& last, const std::vecto
     json kept = json::array();
     for (auto& item : *v) {
       auto e = EntryElement(s, shape, item);
-      if (e.ok() && judge(*e, s->Items(), &item, false)) {
+      if (e.ok() && judge(*e, s->Items(), &item, At::kInner, false)) {
         removed_any = true;
         continue;
       }
@@ -476,7 +535,7 @@ bool RemoveNode(const Schema* s, json* v, const FieldSet& last, const std::vecto
 
 Status ValidateTyped(const Schema* schema, const json& value, bool allow_duplicates) {
   Validator v{.allow_duplicates = allow_duplicates};
-  v.Walk(schema, value, "");
+  v.Walk(schema, value, At::kRoot);
   if (v.errors.empty()) return Status::OK();
   if (v.errors.size() == 1) return Status::BadRequest(v.errors[0]);
   std::string message = "errors:";
@@ -486,22 +545,23 @@ Status ValidateTyped(const Schema* schema, const json& value, bool allow_duplica
 
 FieldSet FieldsOfValue(const Schema* schema, const json& value) {
   FieldSet out;
-  FieldPath path;
-  CollectFields(schema, value, &path, &out);
+  CollectNode(schema, value, At::kRoot, &out);
   return out;
 }
 
 Comparison CompareValues(const Schema* schema, const json& lhs, const json& rhs) {
   Comparison out;
-  FieldPath path;
-  CompareNode(schema, &lhs, &rhs, &path, &out);
+  CompareNode(schema, &lhs, &rhs, At::kRoot, &out);
   return out;
 }
 
-json MergeValues(const Schema* schema, const json& lhs, const json& rhs) { return MergeNode(schema, &lhs, &rhs); }
+json MergeValues(const Schema* schema, json lhs, const json& rhs) {
+  MergeInto(schema, &lhs, rhs, At::kRoot);
+  return lhs;
+}
 
 void RemoveUnowned(const Schema* schema, json* value, const FieldSet& last, const std::vector<const FieldSet*>& owners) {
-  RemoveNode(schema, value, last, owners);
+  RemoveNode(schema, value, At::kRoot, last, owners);
 }
 
 }  // namespace kube::registry

@@ -16,6 +16,9 @@
 //               map by that key; merge without: a set); ports' "protocol" key defaults to TCP as
 //               kube's built-in defaults have it.
 //
+// The object root's metadata.managedFields (the field manager's own bookkeeping) is left alone by
+// every walk: not validated, not in field sets or comparisons, not merged or removed.
+//
 // Thread-safety: pure functions over immutable schemas.
 #pragma once
 
@@ -48,7 +51,7 @@ Comparison CompareValues(const catalogue::Schema* schema, const nlohmann::json& 
 
 // `lhs` with `rhs` merged in (smd's Merge): rhs wins on leaves, maps and list entries merge,
 // list order follows rhs for the entries both have, other entries staying where they were.
-nlohmann::json MergeValues(const catalogue::Schema* schema, const nlohmann::json& lhs, const nlohmann::json& rhs);
+nlohmann::json MergeValues(const catalogue::Schema* schema, nlohmann::json lhs, const nlohmann::json& rhs);
 
 // Removes from `value` what `last` (an applier's previous fields) has and none of `owners` owns
 // any more: a path counts as owned, as in smd's prune, when a set has it or, for a struct's named
