@@ -26,7 +26,7 @@ namespace {
 constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
-    "application/strategic-merge-patch+json";
+    "application/strategic-merge-patch+json, application/apply-patch+yaml";
 constexpr std::string_view kUnsupportedCustomPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
