@@ -297,39 +297,27 @@ FieldSet FieldSet::Intersection(const FieldSet& other) const {
   return out;
 }
 
-FieldSet FieldSet::Difference(const FieldSet& other) const {
+FieldSet FieldSet::Subtract(const FieldSet& other, bool recursive) const {
   FieldSet out;
   std::set_difference(members_.begin(), members_.end(), other.members_.begin(), other.members_.end(),
                       std::back_inserter(out.members_));
   for (const auto& [e, child] : children_) {
+    // A recursive difference drops everything below a path of `other` with it.
+    if (recursive && other.HasMember(e)) continue;
     const FieldSet* o = other.Child(e);
     if (o == nullptr) {
       out.children_.emplace_back(e, child);
       continue;
     }
-    FieldSet rest = child.Difference(*o);
+    FieldSet rest = child.Subtract(*o, recursive);
     if (!rest.Empty()) out.children_.emplace_back(e, std::move(rest));
   }
   return out;
 }
 
-FieldSet FieldSet::RecursiveDifference(const FieldSet& other) const {
-  FieldSet out;
-  std::set_difference(members_.begin(), members_.end(), other.members_.begin(), other.members_.end(),
-                      std::back_inserter(out.members_));
-  for (const auto& [e, child] : children_) {
-    // Everything below a path of `other` goes with it.
-    if (other.HasMember(e)) continue;
-    const FieldSet* o = other.Child(e);
-    if (o == nullptr) {
-      out.children_.emplace_back(e, child);
-      continue;
-    }
-    FieldSet rest = child.RecursiveDifference(*o);
-    if (!rest.Empty()) out.children_.emplace_back(e, std::move(rest));
-  }
-  return out;
-}
+FieldSet FieldSet::Difference(const FieldSet& other) const { return Subtract(other, /*recursive=*/false); }
+
+FieldSet FieldSet::RecursiveDifference(const FieldSet& other) const { return Subtract(other, /*recursive=*/true); }
 
 json FieldSet::ToFieldsV1() const {
   json out = json::object();

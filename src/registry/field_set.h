@@ -112,6 +112,7 @@ class FieldSet {
     }
   }
   void InsertMember(const PathElement& e);
+  FieldSet Subtract(const FieldSet& other, bool recursive) const;
 
   // Both sorted by element, without duplicates; children are never empty sets once built by the
   // set operations (Insert may leave none either).

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "util/civil_time.h"
 #include "util/go_format.h"
 
 namespace kube::registry {
@@ -55,16 +56,6 @@ int Digits(std::string_view s, size_t pos, size_t n) {
     v = v * 10 + (s[i] - '0');
   }
   return v;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
 }  // namespace

@@ -11,18 +11,6 @@ bin=${1:?usage: ssa_e2e.sh path/to/kube-apiserver-lite}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# json EXPR: evaluates the Python expression EXPR with d = the JSON document on stdin
-json() {
-  python3 -c '
-import json, sys
-text = sys.stdin.read()
-try:
-    d = json.loads(text)
-except ValueError:
-    sys.exit("not JSON: " + text[:300])
-print(eval(sys.argv[1]))
-' "$1"
-}
 # status METHOD PATH [curl args...]: "CODE KIND REASON CAUSE-REASON:FIELD..." of the answer; the
 # body stays in $work/body
 status() {
