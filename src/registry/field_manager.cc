@@ -178,11 +178,8 @@ void FieldManager::Update(const Object& live, Object* next, std::string_view man
   }
   if (from_recorded) {
     // What no manager can own changed (or nothing did): the recorded entries stay as they are.
-    Comparison tracked{changes->modified, changes->added, changes->removed};
-    StripUntrackedFields(&tracked.modified);
-    StripUntrackedFields(&tracked.added);
-    StripUntrackedFields(&tracked.removed);
-    if (tracked.modified.Empty() && tracked.added.Empty() && tracked.removed.Empty()) {
+    if (!HasTrackedFields(changes->modified) && !HasTrackedFields(changes->added) &&
+        !HasTrackedFields(changes->removed)) {
       return SetManagedFields(next, recorded);
     }
     managed = DecodeManagedOrEmpty(recorded);
@@ -197,7 +194,7 @@ void FieldManager::Update(const Object& live, Object* next, std::string_view man
 Result<Object> FieldManager::Apply(const Object& live, const Object& config, std::string_view manager,
                                    bool force) const {
   const json& recorded = MetaMember(live, "managedFields");
-  if (auto entries = DecodeManagedFieldsEntries(recorded); !entries.ok()) {
+  if (auto entries = DecodeManagedFieldsEntries(recorded, /*copy_fields=*/false); !entries.ok()) {
     return Status::Unknown("failed to decode managed fields: " + entries.status().message());
   }
   // kube's versionCheckManager: the body must be this endpoint's kind at its version.

@@ -266,7 +266,7 @@ bool FieldSet::Has(const FieldPath& path) const {
   return node->HasMember(path.back());
 }
 
-FieldSet FieldSet::Union(const FieldSet& other) const {
+FieldSet FieldSet::Union(const FieldSet& other) const& {
   FieldSet out;
   std::set_union(members_.begin(), members_.end(), other.members_.begin(), other.members_.end(),
                  std::back_inserter(out.members_));
@@ -315,7 +315,27 @@ FieldSet FieldSet::Subtract(const FieldSet& other, bool recursive) const {
   return out;
 }
 
-FieldSet FieldSet::Difference(const FieldSet& other) const { return Subtract(other, /*recursive=*/false); }
+FieldSet FieldSet::Difference(const FieldSet& other) const& { return Subtract(other, /*recursive=*/false); }
+
+FieldSet FieldSet::Union(const FieldSet& other) && {
+  if (other.Empty()) return std::move(*this);
+  if (Empty()) return other;
+  return static_cast<const FieldSet&>(*this).Union(other);
+}
+
+FieldSet FieldSet::Difference(const FieldSet& other) && {
+  Subtract(other);
+  return std::move(*this);
+}
+
+void FieldSet::Subtract(const FieldSet& other) {
+  if (other.Empty()) return;
+  std::erase_if(members_, [&](const PathElement& e) { return other.HasMember(e); });
+  std::erase_if(children_, [&](std::pair<PathElement, FieldSet>& c) {
+    if (const FieldSet* o = other.Child(c.first)) c.second.Subtract(*o);
+    return c.second.Empty();
+  });
+}
 
 FieldSet FieldSet::RecursiveDifference(const FieldSet& other) const { return Subtract(other, /*recursive=*/true); }
 

@@ -63,12 +63,17 @@ class FieldSet {
   void Insert(const FieldPath& path);
   bool Has(const FieldPath& path) const;
 
-  FieldSet Union(const FieldSet& other) const;
+  FieldSet Union(const FieldSet& other) const&;
   FieldSet Intersection(const FieldSet& other) const;
   // The paths of this set that `other` does not have.
-  FieldSet Difference(const FieldSet& other) const;
+  FieldSet Difference(const FieldSet& other) const&;
   // Also without every path below a path of `other`.
   FieldSet RecursiveDifference(const FieldSet& other) const;
+  // The same on a set about to go: nothing is copied when `other` is empty.
+  FieldSet Union(const FieldSet& other) &&;
+  FieldSet Difference(const FieldSet& other) &&;
+  // Difference in place.
+  void Subtract(const FieldSet& other);
 
   // Every path, members of a node before the paths below its children, each in element order.
   template <class F>
@@ -112,7 +117,7 @@ class FieldSet {
     }
   }
   void InsertMember(const PathElement& e);
-  FieldSet Subtract(const FieldSet& other, bool recursive) const;
+  FieldSet Subtract(const FieldSet& other, bool recursive) const;  // Difference, RecursiveDifference
 
   // Both sorted by element, without duplicates; children are never empty sets once built by the
   // set operations (Insert may leave none either).

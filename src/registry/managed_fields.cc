@@ -27,7 +27,7 @@ Status StringMember(const json& entry, const char* key, std::string* out) {
   return Status::OK();
 }
 
-Status DecodeEntry(const json& item, ManagedFieldsEntry* e) {
+Status DecodeEntry(const json& item, ManagedFieldsEntry* e, bool copy_fields = true) {
   if (!item.is_object()) {
     return Status::BadRequest(std::string("json: cannot unmarshal ") + item.type_name() +
                               " into Go value of type v1.ManagedFieldsEntry");
@@ -44,7 +44,7 @@ Status DecodeEntry(const json& item, ManagedFieldsEntry* e) {
   }
   if (auto f = item.find("fieldsV1"); f != item.end() && !f->is_null()) {
     if (!f->is_object()) return Status::BadRequest("fieldsV1 must be an object, got " + f->dump());
-    e->fields_v1 = *f;
+    if (copy_fields) e->fields_v1 = *f;
   }
   return Status::OK();
 }
@@ -60,7 +60,7 @@ int Digits(std::string_view s, size_t pos, size_t n) {
 
 }  // namespace
 
-Result<std::vector<ManagedFieldsEntry>> DecodeManagedFieldsEntries(const json& value) {
+Result<std::vector<ManagedFieldsEntry>> DecodeManagedFieldsEntries(const json& value, bool copy_fields) {
   std::vector<ManagedFieldsEntry> entries;
   if (value.is_null()) return entries;
   if (!value.is_array()) {
@@ -70,7 +70,7 @@ Result<std::vector<ManagedFieldsEntry>> DecodeManagedFieldsEntries(const json& v
   entries.reserve(value.size());
   for (size_t i = 0; i < value.size(); ++i) {
     ManagedFieldsEntry e;
-    KUBE_RETURN_IF_ERROR(DecodeEntry(value[i], &e));
+    KUBE_RETURN_IF_ERROR(DecodeEntry(value[i], &e, copy_fields));
     // kube's DecodeManagedFields, in its order.
     if (e.operation != kOperationApply && e.operation != kOperationUpdate) {
       return Status::BadRequest("operation must be `Apply` or `Update`");

@@ -38,7 +38,9 @@ struct ManagedFieldsEntry {
 // DecodeManagedFields checks. Errors are 400s whose message says what is wrong ("operation must
 // be `Apply` or `Update`", "apiVersion must not be empty", "missing fieldsType in managed fields
 // entry 0", ...); kube ignores such a list on writes and keeps the recorded one.
-Result<std::vector<ManagedFieldsEntry>> DecodeManagedFieldsEntries(const nlohmann::json& value);
+// With `copy_fields` false, fields_v1 stays null (the caller reads value[i]["fieldsV1"] itself).
+Result<std::vector<ManagedFieldsEntry>> DecodeManagedFieldsEntries(const nlohmann::json& value,
+                                                                   bool copy_fields = true);
 
 // kube's reset request: an empty list, or a list of one empty entry ({}), clears managedFields.
 bool IsResetManagedFields(const nlohmann::json& value);

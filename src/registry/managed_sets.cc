@@ -9,12 +9,15 @@ namespace kube::registry {
 using nlohmann::json;
 
 Result<Managed> DecodeManaged(const json& managed_fields) {
-  auto entries = DecodeManagedFieldsEntries(managed_fields);
+  auto entries = DecodeManagedFieldsEntries(managed_fields, /*copy_fields=*/false);
   if (!entries.ok()) return entries.status();
   Managed managed;
-  for (auto& e : *entries) {
+  static const json kNoFields = json::object();
+  for (size_t i = 0; i < entries->size(); ++i) {
+    ManagedFieldsEntry& e = (*entries)[i];
     std::string id = ManagerIdentifier(e);
-    auto set = FieldSet::FromFieldsV1(e.fields_v1.is_null() ? json::object() : e.fields_v1);
+    auto fields = managed_fields[i].find("fieldsV1");
+    auto set = FieldSet::FromFieldsV1(fields == managed_fields[i].end() || fields->is_null() ? kNoFields : *fields);
     if (!set.ok()) {
       return Status::BadRequest("error decoding versioned set from " + id + ": error decoding set: " +
                                 set.status().message());

@@ -74,7 +74,27 @@ void StripUntrackedFields(FieldSet* set) {
     }
     return s;
   }();
-  *set = set->Difference(kStripped);
+  set->Subtract(kStripped);
+}
+
+bool HasTrackedFields(const FieldSet& set) {
+  for (const auto& m : set.members()) {
+    if (m.kind != PathElement::Kind::kField || (m.name != "apiVersion" && m.name != "kind" && m.name != "metadata")) {
+      return true;
+    }
+  }
+  for (const auto& [e, child] : set.children()) {
+    if (e.kind != PathElement::Kind::kField || e.name != "metadata" || !child.children().empty()) return true;
+    for (const auto& m : child.members()) {
+      static constexpr std::string_view kUntracked[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid",
+                                                         "clusterName", "generation", "managedFields", "resourceVersion"};
+      if (m.kind != PathElement::Kind::kField ||
+          std::find(std::begin(kUntracked), std::end(kUntracked), m.name) == std::end(kUntracked)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 MergeCore::MergeCore(const Schema* schema, std::vector<std::string> reset_fields, std::vector<std::string> kept_fields)
@@ -116,19 +136,22 @@ namespace {
 // owned: conflicts unless forced). Returns the conflicts found when not forced.
 std::vector<MergeConflict> TakeChanges(const Comparison& changes, ManagedSets* sets, const std::string& manager,
                                        bool force) {
+  bool others = false;
+  for (const auto& [id, managed] : *sets) others = others || id != manager;
+  if (!others) return {};
   const FieldSet changed = changes.modified.Union(changes.added);
   std::vector<MergeConflict> conflicts;
-  for (auto& [id, managed] : *sets) {
-    if (id == manager) continue;
-    const FieldSet conflicting = managed.set.Intersection(changed);
-    if (!force && !conflicting.Empty()) {
-      conflicting.Iterate([&](const FieldPath& p) { conflicts.push_back({id, p}); });
+  if (!force) {
+    for (const auto& [id, managed] : *sets) {
+      if (id == manager) continue;
+      managed.set.Intersection(changed).Iterate([&](const FieldPath& p) { conflicts.push_back({id, p}); });
     }
+    if (!conflicts.empty()) return conflicts;
   }
-  if (!conflicts.empty()) return conflicts;
   for (auto it = sets->begin(); it != sets->end();) {
     if (it->first != manager) {
-      it->second.set = it->second.set.Difference(changed).Difference(changes.removed);
+      it->second.set.Subtract(changed);
+      it->second.set.Subtract(changes.removed);
       if (it->second.set.Empty()) {
         it = sets->erase(it);
         continue;
@@ -154,8 +177,9 @@ Result<Comparison> MergeCore::Changes(const Object& live, const Object& next) co
 void MergeCore::RecordUpdate(const Comparison& changes, ManagedSets* sets, const std::string& manager,
                              std::string_view api_version) const {
   TakeChanges(changes, sets, manager, /*force=*/true);
-  FieldSet own = sets->contains(manager) ? (*sets)[manager].set : FieldSet();
-  own = Filter(own.Difference(changes.removed).Union(changes.modified).Union(changes.added));
+  FieldSet own;
+  if (auto it = sets->find(manager); it != sets->end()) own = std::move(it->second.set);
+  own = Filter(std::move(own).Difference(changes.removed).Union(changes.modified).Union(changes.added));
   if (own.Empty()) {
     sets->erase(manager);
   } else {

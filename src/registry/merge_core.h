@@ -62,6 +62,8 @@ struct MergeResult {
 // metadata itself and its name, namespace, uid, resourceVersion, generation, creationTimestamp,
 // selfLink, clusterName and managedFields.
 void StripUntrackedFields(FieldSet* set);
+// Whether `set` has a field StripUntrackedFields keeps.
+bool HasTrackedFields(const FieldSet& set);
 
 class MergeCore {
  public:
