@@ -37,11 +37,30 @@ const json& MetaMember(const Object& obj, const char* key) {
   return it == meta->end() ? kNull : *it;
 }
 
-// The object without metadata.managedFields: what the merge compares (kube strips them too).
-Object WithoutManagedFields(const Object& obj) {
-  Object out = obj;
-  if (auto meta = out.find("metadata"); meta != out.end() && meta->is_object()) meta->erase("managedFields");
-  return out;
+// Whether two objects are equal but for metadata.managedFields (compared without copying them).
+bool EqualButManagedFields(const Object& a, const Object& b) {
+  auto equal_except = [](const json& x, const json& y, std::string_view skip) {
+    if (!x.is_object() || !y.is_object()) return x == y;
+    auto i = x.begin(), j = y.begin();
+    while (i != x.end() || j != y.end()) {
+      if (i != x.end() && i.key() == skip) {
+        ++i;
+        continue;
+      }
+      if (j != y.end() && j.key() == skip) {
+        ++j;
+        continue;
+      }
+      if (i == x.end() || j == y.end() || i.key() != j.key() || i.value() != j.value()) return false;
+      ++i, ++j;
+    }
+    return true;
+  };
+  if (!a.is_object() || !b.is_object()) return a == b;
+  const json none;
+  const json& ma = a.contains("metadata") ? a["metadata"] : none;
+  const json& mb = b.contains("metadata") ? b["metadata"] : none;
+  return equal_except(a, b, "metadata") && equal_except(ma, mb, "managedFields");
 }
 
 void SetManagedFields(Object* obj, json entries) {
@@ -124,6 +143,50 @@ std::string ObjectName(const Object& obj) {
          (api_version.find('/') == std::string::npos ? "/" : "") + api_version + ", Kind=" + StringAt(obj, "kind");
 }
 
+// A write whose manager changed only fields its recorded Update entry holds, none of which (nor
+// of the removed ones) another entry holds, leaves every set as it was: the recorded entries stay
+// but for that entry's time, which is what decoding, updating and encoding them would give
+// (recorded entries are in the encoder's canonical form). nullopt otherwise.
+std::optional<json> TimeOnlyUpdate(const json& recorded, const Comparison& changes, std::string_view manager,
+                                   const FieldManagerConfig& config) {
+  if (!recorded.is_array()) return std::nullopt;
+  size_t own = recorded.size();
+  for (size_t i = 0; i < recorded.size(); ++i) {
+    const json& e = recorded[i];
+    if (StringAt(e, "manager") == (manager.empty() ? "unknown" : manager) && StringAt(e, "operation") == kOperationUpdate &&
+        StringAt(e, "apiVersion") == config.api_version && StringAt(e, "subresource") == config.subresource) {
+      own = i;
+    }
+  }
+  if (own == recorded.size()) return std::nullopt;
+  FieldSet changed = changes.modified.Union(changes.added);
+  FieldSet removed = changes.removed;
+  StripUntrackedFields(&changed);
+  StripUntrackedFields(&removed);
+  static const json kNoFields = json::object();
+  auto fields_of = [&](size_t i) -> const json& {
+    auto it = recorded[i].find("fieldsV1");
+    return it == recorded[i].end() ? kNoFields : *it;
+  };
+  bool same_sets = true;
+  std::vector<std::string> serialized;
+  auto check = [&](const FieldPath& path, bool owned_by_writer) {
+    serialized.clear();
+    for (const auto& e : path) serialized.push_back(e.Serialize());
+    for (size_t i = 0; i < recorded.size() && same_sets; ++i) {
+      const bool has = FieldsV1HasMember(fields_of(i), serialized);
+      if (has != (owned_by_writer && i == own)) same_sets = false;
+    }
+  };
+  changed.Iterate([&](const FieldPath& p) { check(p, true); });
+  removed.Iterate([&](const FieldPath& p) { check(p, false); });
+  if (!same_sets) return std::nullopt;
+  json entries = recorded;
+  entries[own]["time"] = FormatRfc3339(NowUnixSeconds());
+  SortManagedFields(&entries);
+  return entries;
+}
+
 // The recorded Apply entry of `manager` through `subresource` at `api_version`, or null.
 const json* RecordedApplyEntry(const json& recorded, std::string_view manager, std::string_view subresource,
                                std::string_view api_version) {
@@ -181,6 +244,9 @@ void FieldManager::Update(const Object& live, Object* next, std::string_view man
     if (!HasTrackedFields(changes->modified) && !HasTrackedFields(changes->added) &&
         !HasTrackedFields(changes->removed)) {
       return SetManagedFields(next, recorded);
+    }
+    if (std::optional<json> entries = TimeOnlyUpdate(recorded, *changes, manager, config_)) {
+      return SetManagedFields(next, std::move(*entries));
     }
     managed = DecodeManagedOrEmpty(recorded);
   }
@@ -294,7 +360,7 @@ void KeepTimesOfUnchangedObject(const Object& current, Object* next) {
     if (a != b) return;
   }
   // ... and the same object besides: the write changes nothing, so it keeps the times.
-  if (WithoutManagedFields(current) != WithoutManagedFields(*next)) return;
+  if (!EqualButManagedFields(current, *next)) return;
   (*next)["metadata"]["managedFields"] = before;
 }
 

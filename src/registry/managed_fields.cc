@@ -102,18 +102,24 @@ bool IsResetManagedFields(const json& value) {
   return true;
 }
 
+namespace {
+
+// kube's sortEncodedManagedFields: Apply before Update, then oldest first, then by manager,
+// apiVersion and subresource.
+bool EntryLess(const ManagedFieldsEntry& p, const ManagedFieldsEntry& q) {
+  if (p.operation != q.operation) return p.operation < q.operation;
+  const int64_t ps = p.time.value_or(0), qs = q.time.value_or(0);
+  if (ps != qs) return ps < qs;
+  if (p.manager != q.manager) return p.manager < q.manager;
+  if (p.api_version != q.api_version) return p.api_version < q.api_version;
+  return p.subresource < q.subresource;
+}
+
+}  // namespace
+
 json EncodeManagedFieldsEntries(std::vector<ManagedFieldsEntry> entries) {
   if (entries.empty()) return nullptr;
-  // kube's sortEncodedManagedFields: Apply before Update, then oldest first, then by manager,
-  // apiVersion and subresource.
-  std::sort(entries.begin(), entries.end(), [](const ManagedFieldsEntry& p, const ManagedFieldsEntry& q) {
-    if (p.operation != q.operation) return p.operation < q.operation;
-    const int64_t ps = p.time.value_or(0), qs = q.time.value_or(0);
-    if (ps != qs) return ps < qs;
-    if (p.manager != q.manager) return p.manager < q.manager;
-    if (p.api_version != q.api_version) return p.api_version < q.api_version;
-    return p.subresource < q.subresource;
-  });
+  std::sort(entries.begin(), entries.end(), EntryLess);
   json out = json::array();
   for (auto& e : entries) {
     json item = json::object();
@@ -127,6 +133,34 @@ json EncodeManagedFieldsEntries(std::vector<ManagedFieldsEntry> entries) {
     out.push_back(std::move(item));
   }
   return out;
+}
+
+void SortManagedFields(json* entries) {
+  if (!entries->is_array()) return;
+  auto key = [](const json& e) {
+    ManagedFieldsEntry k;
+    (void)DecodeEntry(e, &k, /*copy_fields=*/false);
+    return k;
+  };
+  std::vector<std::pair<ManagedFieldsEntry, json>> keyed;
+  keyed.reserve(entries->size());
+  for (auto& e : *entries) keyed.emplace_back(key(e), std::move(e));
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return EntryLess(a.first, b.first); });
+  json out = json::array();
+  for (auto& [k, e] : keyed) out.push_back(std::move(e));
+  *entries = std::move(out);
+}
+
+bool FieldsV1HasMember(const json& fields_v1, const std::vector<std::string>& serialized_path) {
+  const json* node = &fields_v1;
+  for (size_t i = 0; i < serialized_path.size(); ++i) {
+    if (!node->is_object()) return false;
+    auto it = node->find(serialized_path[i]);
+    if (it == node->end()) return false;
+    if (i + 1 == serialized_path.size()) return it->empty() || it->contains(".");
+    node = &*it;
+  }
+  return false;
 }
 
 std::string ManagerIdentifier(const ManagedFieldsEntry& entry) {

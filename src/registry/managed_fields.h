@@ -49,6 +49,13 @@ bool IsResetManagedFields(const nlohmann::json& value);
 // (the caller drops the key).
 nlohmann::json EncodeManagedFieldsEntries(std::vector<ManagedFieldsEntry> entries);
 
+// Sorts an encoded metadata.managedFields list in kube's order (EncodeManagedFieldsEntries's).
+void SortManagedFields(nlohmann::json* entries);
+
+// Whether a FieldsV1 trie holds `serialized_path` (each element as FieldsV1 keys it) as a member.
+// The trie must be in the canonical form EncodeManagedFieldsEntries writes.
+bool FieldsV1HasMember(const nlohmann::json& fields_v1, const std::vector<std::string>& serialized_path);
+
 // The string that identifies an entry's manager (kube's BuildManagerIdentifier): the entry as Go
 // marshals it without time and fields, and without apiVersion for Apply entries, so that an
 // applier is one manager whatever version it applies with.
