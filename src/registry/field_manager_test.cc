@@ -99,6 +99,31 @@ TEST_CASE("update: changed fields move to the writer; an unchanged write keeps e
   CHECK(Managers(unnamed) == "creator/Update unknown/Update");
 }
 
+TEST_CASE("update: a manager changing only its own fields moves its time, the entries stay as encoded") {
+  FieldManager fm(Config("", "ConfigMap"));
+  const json labels = {{"f:metadata", {{"f:labels", {{"f:x", json::object()}}}}}};
+  json live = Stored(ConfigMap({{"a", "1"}, {"b", "2"}}),
+                     json::array({Entry("creator", "Update", {{"f:data", {{"f:a", json::object()}, {"f:b", json::object()}}}},
+                                        "2024-01-01T00:00:00Z"),
+                                  Entry("labeler", "Update", labels, "2024-06-01T00:00:00Z")}));
+  live["metadata"]["labels"] = {{"x", "y"}};
+  json next = live;
+  next["data"]["a"] = "9";
+  fm.Update(live, &next, "creator");
+  // Its entry is newer now, so it sorts after the other.
+  CHECK(Managers(next) == "labeler/Update creator/Update");
+  CHECK(next["metadata"]["managedFields"][0] == live["metadata"]["managedFields"][1]);
+  CHECK(FieldsOf(next, "creator") == live["metadata"]["managedFields"][0]["fieldsV1"]);
+  CHECK(next["metadata"]["managedFields"][1]["time"] != "2024-01-01T00:00:00Z");
+  // A field another manager holds too changes hands the long way: it leaves the other.
+  json shared = live;
+  shared["metadata"]["managedFields"][1]["fieldsV1"]["f:data"] = {{"f:a", json::object()}};
+  json next_shared = shared;
+  next_shared["data"]["a"] = "9";
+  fm.Update(shared, &next_shared, "creator");
+  CHECK(FieldsOf(next_shared, "labeler") == labels);
+}
+
 TEST_CASE("update: the client's managedFields replace the recorded ones, reset them, or are ignored") {
   FieldManager fm(Config("", "ConfigMap"));
   const json live = Stored(ConfigMap({{"a", "1"}}), json::array({Entry("creator", "Update", kDataA)}));

@@ -90,6 +90,23 @@ TEST_CASE("encoding sorts as kube does: Apply first, then by time, manager, apiV
   CHECK(EncodeManagedFieldsEntries({}).is_null());
 }
 
+TEST_CASE("encoded lists sort again as the encoder sorts, and answer membership of paths") {
+  json entries = json::array({Entry("b", "Update", "2024-01-02T00:00:00Z"), Entry("a", "Update", "2024-01-03T00:00:00Z"),
+                              Entry("z", "Apply", "2024-01-04T00:00:00Z")});
+  SortManagedFields(&entries);
+  CHECK(entries[0]["manager"] == "z");
+  CHECK(entries[1]["manager"] == "b");
+  CHECK(entries[2]["manager"] == "a");
+  const json fields = {{"f:data", {{".", json::object()}, {"f:a", json::object()}}},
+                       {"f:spec", {{"f:c", {{"k:{\"name\":\"x\"}", {{"f:image", json::object()}}}}}}}};
+  CHECK(FieldsV1HasMember(fields, {"f:data"}));
+  CHECK(FieldsV1HasMember(fields, {"f:data", "f:a"}));
+  CHECK(FieldsV1HasMember(fields, {"f:spec", "f:c", "k:{\"name\":\"x\"}", "f:image"}));
+  CHECK_FALSE(FieldsV1HasMember(fields, {"f:spec"}));
+  CHECK_FALSE(FieldsV1HasMember(fields, {"f:spec", "f:c", "k:{\"name\":\"x\"}"}));
+  CHECK_FALSE(FieldsV1HasMember(fields, {"f:data", "f:b"}));
+}
+
 TEST_CASE("times: RFC 3339 in, UTC with second precision out") {
   CHECK(ParseRfc3339("2024-05-01T12:00:00Z") == 1714564800);
   CHECK(ParseRfc3339("2024-05-01T14:00:00+02:00") == 1714564800);
