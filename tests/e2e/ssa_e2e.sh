@@ -319,6 +319,11 @@ refuse "a conflict inside an entry names its key" \
   gw beta '{listeners: [{name: https, port: 443}, {name: http, port: 80, protocol: UDP}], hosts: [b.example.com]}'
 refuse "an atomic list owned by another manager conflicts as a whole" 'conflict with "alpha": \.spec\.tags' \
   gw beta '{listeners: [{name: https, port: 443}], hosts: [b.example.com], tags: [other]}'
+printf 'apiVersion: ssa.example.com/v1\nkind: Gateway\nmetadata: {name: gw}\nstatus: {ready: true}\n' >"$work/gw-status.yaml"
+expect "a custom resource's status through --subresource=status" 'serverside-applied' \
+  k -n ssa apply --server-side --subresource=status --field-manager=gw-ctrl -f "$work/gw-status.yaml"
+equal "status written, owned through the status subresource" "true gw-ctrl/Apply/status" \
+  eval 'echo "$(k -n ssa get gateway gw -o jsonpath="{.status.ready}") $(managers gateway/gw f:status/f:ready)"'
 expect "the first manager drops its listener" 'serverside-applied' gw alpha '{hosts: [a.example.com], tags: [x]}'
 equal "only the other manager's entry is left" "https:443" \
   k -n ssa get gateway gw -o jsonpath='{range .spec.listeners[*]}{.name}:{.port}{end}'
