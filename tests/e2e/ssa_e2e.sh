@@ -210,7 +210,8 @@ expect "apply --subresource=status" 'deployment.apps/web serverside-applied' \
 equal "status written, owned by an entry with subresource status" "2 ctrl/Apply/status" \
   eval 'echo "$(k -n ssa get deploy web -o jsonpath="{.status.readyReplicas}") $(managers deploy/web f:status/f:readyReplicas)"'
 expect "kubectl scale" 'scaled' k -n ssa scale deploy web --replicas=4
-expect "the scale write owns spec.replicas through an entry with subresource scale" '^kubectl(-scale)?/Update/scale$' \
+# (kubectl's User-Agent starts with the name of its binary: "kubectl", "kubectl.1.33", ...)
+expect "the scale write owns spec.replicas through an entry with subresource scale" '^kubectl[^/ ]*/Update/scale$' \
   managers deploy/web f:spec/f:replicas
 scale_apply() {
   status PATCH "/apis/apps/v1/namespaces/ssa/deployments/web/scale?fieldManager=hpa&force=true" \
