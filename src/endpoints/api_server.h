@@ -43,6 +43,9 @@ struct RequestScope {
 // The response for `body` in the representation the client negotiated: protobuf when it prefers
 // it and the kind has a protobuf form, JSON (indented with ?pretty) otherwise.
 HttpResponse Respond(const RequestScope& scope, int code, const nlohmann::json& body);
+// The answer to a write: the object written (its Scale for the scale subresource), rendered as
+// the client asked.
+HttpResponse RespondWritten(const RequestScope& scope, int code, const storage::ObjectPtr& obj);
 
 class ApiServer {
  public:
@@ -63,6 +66,8 @@ class ApiServer {
   HttpResponse CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty);
   HttpResponse Update(RequestScope& scope);
   HttpResponse Patch(RequestScope& scope);
+  // resource_apply.cc: PATCH with application/apply-patch+yaml.
+  HttpResponse Apply(RequestScope& scope);
   // resource_delete.cc
   HttpResponse Delete(RequestScope& scope);
   HttpResponse DeleteCollection(RequestScope& scope);

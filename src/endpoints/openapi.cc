@@ -115,7 +115,8 @@ const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
           {"parameters", params},
           {"requestBody",
            {{"content", {{"application/json-patch+json", {{"schema", json::object()}}},
-                         {"application/merge-patch+json", {{"schema", json::object()}}}}}}},
+                         {"application/merge-patch+json", {{"schema", json::object()}}},
+                         {"application/apply-patch+yaml", {{"schema", json::object()}}}}}}},
           {"responses", {{"200", ok}}}}}};
   };
   for (const auto& r : catalogue_.Resources()) {

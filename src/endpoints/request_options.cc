@@ -2,8 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "endpoints/request_body.h"
 #include "registry/errors.h"
+#include "util/go_format.h"
 
 namespace kube::endpoints {
 
@@ -15,15 +18,24 @@ Status OptionsInvalid(std::string_view kind, registry::FieldErrors errors) {
   return registry::InvalidError("meta.k8s.io", kind, "", errors);
 }
 
-Result<bool> DryRun(const Query& query, std::string_view kind) {
+// The dryRun parameter: true when given ("All"); a value other than "All" adds an error.
+bool DryRun(const Query& query, registry::FieldErrors* errors) {
   bool dry = false;
   for (const auto& v : query.GetAll("dryRun")) {
     if (v != "All") {
-      return OptionsInvalid(kind, {FieldError{FieldError::Type::kNotSupported, "dryRun", registry::GoQuote(v),
-                                              "supported values: \"All\""}});
+      errors->push_back(FieldError{FieldError::Type::kNotSupported, "dryRun", registry::GoQuote(v),
+                                   "supported values: \"All\""});
+      return false;
     }
     dry = true;
   }
+  return dry;
+}
+
+Result<bool> DryRun(const Query& query, std::string_view kind) {
+  registry::FieldErrors errors;
+  const bool dry = DryRun(query, &errors);
+  if (!errors.empty()) return OptionsInvalid(kind, errors);
   return dry;
 }
 
@@ -153,25 +165,60 @@ Result<registry::DeleteOptions> ReadDeleteOptions(const HttpRequest& request, co
   return ParseDeleteOptions(query, &*body);
 }
 
-Result<WriteParams> ParseWriteParams(const Query& query, std::string_view verb_options) {
+Result<WriteParams> ParseWriteParams(const Query& query, std::string_view verb_options, bool apply) {
+  // kube's ValidateCreateOptions / ValidateUpdateOptions / ValidatePatchOptions: every problem in
+  // one 422, in their order.
   WriteParams p;
-  auto dry = DryRun(query, verb_options);
-  if (!dry.ok()) return dry.status();
-  p.dry_run = *dry;
+  registry::FieldErrors errors;
   p.field_manager = query.Get("fieldManager");
+  if (query.Has("force")) p.force = query.Bool("force");
+  if (apply && p.field_manager.empty()) {
+    // kubectl defaults it; controllers have to name themselves.
+    errors.push_back(FieldError{FieldError::Type::kRequired, "fieldManager", "", "is required for apply patch"});
+  }
+  if (!apply && p.force && verb_options == "PatchOptions") {
+    errors.push_back(
+        FieldError{FieldError::Type::kForbidden, "force", "", "may not be specified for non-apply patch"});
+  }
+  if (p.field_manager.size() > kFieldManagerMaxLength) {
+    errors.push_back(FieldError{FieldError::Type::kTooLong, "fieldManager", "", "must have at most 128 characters"});
+  }
+  for (size_t i = 0; i < p.field_manager.size();) {
+    auto [r, n] = GoDecodeRune(p.field_manager, i);
+    if (!GoIsPrint(r)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "invalid character U+%04X (at position %zu)", static_cast<unsigned>(r), i);
+      errors.push_back(FieldError{FieldError::Type::kInvalid, "fieldManager", registry::GoQuote(p.field_manager), buf});
+    }
+    i += n;
+  }
+  p.dry_run = DryRun(query, &errors);
   p.field_validation = query.Get("fieldValidation");
   if (!p.field_validation.empty() && p.field_validation != "Strict" && p.field_validation != "Warn" &&
       p.field_validation != "Ignore") {
-    return OptionsInvalid(verb_options, {FieldError{FieldError::Type::kNotSupported, "fieldValidation",
-                                                    registry::GoQuote(p.field_validation),
-                                                    "supported values: \"Ignore\", \"Strict\", \"Warn\""}});
+    errors.push_back(FieldError{FieldError::Type::kNotSupported, "fieldValidation", registry::GoQuote(p.field_validation),
+                                "supported values: \"Ignore\", \"Strict\", \"Warn\""});
   }
+  if (!errors.empty()) return OptionsInvalid(verb_options, errors);
   if (p.field_validation.empty()) p.field_validation = "Warn";
-  if (p.field_manager.size() > 128) {
-    return OptionsInvalid(verb_options, {FieldError{FieldError::Type::kTooLong, "fieldManager", "",
-                                                    "must have at most 128 characters"}});
-  }
   return p;
+}
+
+std::string ManagerOrUserAgent(const WriteParams& params, std::string_view user_agent) {
+  if (!params.field_manager.empty()) return params.field_manager;
+  // kube's prefixFromUserAgent: up to the first '/', printable runes only, whole runes within
+  // the length limit.
+  const std::string_view prefix = user_agent.substr(0, user_agent.find('/'));
+  std::string out;
+  for (size_t i = 0; i < prefix.size();) {
+    auto [r, n] = GoDecodeRune(prefix, i);
+    const std::string_view bytes = r == 0xFFFD && n == 1 ? std::string_view("\xEF\xBF\xBD") : prefix.substr(i, n);
+    i += n;
+    if (!GoIsPrint(r)) continue;
+    if (out.size() + bytes.size() > kFieldManagerMaxLength) break;
+    out += bytes;
+  }
+  return out;
 }
 
 }  // namespace kube::endpoints

@@ -13,6 +13,8 @@
 #include "patch/json_patch.h"
 #include "patch/merge_patch.h"
 #include "patch/strategic_merge_patch.h"
+#include "registry/managed_fields.h"
+#include "registry/scale_fields.h"
 #include "util/json_depth.h"
 
 namespace kube::endpoints {
@@ -24,7 +26,7 @@ namespace {
 constexpr std::string_view kUnsupportedPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, "
-    "application/strategic-merge-patch+json";
+    "application/strategic-merge-patch+json, application/apply-patch+yaml";
 constexpr std::string_view kUnsupportedCustomPatch =
     "the body of the request was in an unknown format - accepted media types include: "
     "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
@@ -43,6 +45,10 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
                       const std::vector<std::string>& duplicates = {}) {
   const auto& info = scope.store->info();
   const registry::Strategy* strategy = scope.store->strategy();
+  // Go decodes an empty managedFields list into an empty slice, which the field manager reads as
+  // a reset; typed decoding here drops empty lists, so the request is kept aside.
+  const bool reset_managed_fields = obj->is_object() && obj->contains("metadata") && (*obj)["metadata"].is_object() &&
+                                    registry::IsResetManagedFields((*obj)["metadata"].value("managedFields", json()));
   std::optional<std::vector<std::string>> decoded = strategy ? strategy->DecodeBody(obj) : std::nullopt;
   std::vector<std::string> unknown;
   if (decoded) {
@@ -57,6 +63,7 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
     }
     unknown = std::move(typed.unknown_fields);
   }
+  if (reset_managed_fields) (*obj)["metadata"]["managedFields"] = json::array();
   std::vector<std::string> problems = duplicates;
   for (const auto& f : unknown) problems.push_back("unknown field \"" + f + "\"");
   if (problems.empty() || params.field_validation == "Ignore") return Status::OK();
@@ -72,7 +79,9 @@ Status ValidateFields(RequestScope& scope, const WriteParams& params, json* obj,
   return Status::OK();
 }
 
-HttpResponse Rendered(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
+}  // namespace
+
+HttpResponse RespondWritten(const RequestScope& scope, int code, const storage::ObjectPtr& obj) {
   auto rendered = scope.info.subresource == "scale"
                       ? RenderScale(*scope.store, ScaleOf(*obj, ScalePathsOf(*scope.store)), scope.representation,
                                     scope.query.Get("includeObject"))
@@ -80,8 +89,6 @@ HttpResponse Rendered(const RequestScope& scope, int code, const storage::Object
   if (!rendered.ok()) return ErrorResponse(rendered.status());
   return Respond(scope, code, *rendered);
 }
-
-}  // namespace
 
 HttpResponse ApiServer::Create(RequestScope& scope) {
   auto params = ParseWriteParams(scope.query, "CreateOptions");
@@ -91,9 +98,12 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   if (!body.ok()) return ErrorResponse(body.status());
   KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
-  auto created = scope.store->Create(ns, std::move(*body), registry::WriteOptions{.dry_run = params->dry_run});
+  auto created = scope.store->Create(
+      ns, std::move(*body),
+      registry::WriteOptions{.dry_run = params->dry_run,
+                             .field_manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"))});
   if (!created.ok()) return ErrorResponse(created.status());
-  return Rendered(scope, 201, *created);
+  return RespondWritten(scope, 201, *created);
 }
 
 HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
@@ -114,24 +124,27 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   const bool scale = scope.info.subresource == "scale";
   if (!scale) KUBE_RETURN_IF_ERROR_RESPONSE(ValidateFields(scope, *params, &*body, registry_->catalogue(), duplicates));
   const json& new_obj = *body;
+  const std::string manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"));
   auto transform = [&](const json& current) -> Result<json> {
-    if (scale) return WithReplicas(current, new_obj, ScalePathsOf(*scope.store));
-    return new_obj;
+    if (!scale) return new_obj;
+    return WriteThroughScale(*scope.store, current, [&](const json& old_scale) -> Result<json> {
+      json new_scale = new_obj;
+      registry::ScaleFieldManager().Update(old_scale, &new_scale, manager);
+      return new_scale;
+    });
   };
   const std::string ns = scope.store->info().namespaced ? scope.info.namespace_ : "";
-  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-                                     registry::WriteOptions{.dry_run = params->dry_run});
+  // Writes through the Scale record their manager on the Scale (WriteThroughScale).
+  auto updated = scope.store->Update(
+      ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
   if (!updated.ok()) return ErrorResponse(updated.status());
-  return Rendered(scope, 200, *updated);
+  return RespondWritten(scope, 200, *updated);
 }
 
 HttpResponse ApiServer::Patch(RequestScope& scope) {
   const BodyType type = ParseContentType(scope.request.Header("Content-Type"));
-  if (type == BodyType::kApplyPatch) {
-    return ErrorResponse(Unsupported(
-        "server-side apply (application/apply-patch+yaml) is not supported by this server yet; use "
-        "client-side apply (kubectl apply without --server-side) or a JSON, merge or strategic merge patch"));
-  }
+  if (type == BodyType::kApplyPatch) return Apply(scope);
   // Custom resources have no Go struct to merge strategically by.
   const bool custom = scope.store->rules().custom_resource;
   if (type != BodyType::kJsonPatch && type != BodyType::kMergePatch &&
@@ -140,12 +153,7 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   }
   auto params = ParseWriteParams(scope.query, "PatchOptions");
   if (!params.ok()) return ErrorResponse(params.status());
-  if (scope.query.Has("force")) {
-    return ErrorResponse(registry::InvalidError(
-        "meta.k8s.io", "PatchOptions", "",
-        {registry::FieldError{registry::FieldError::Type::kForbidden, "force", "",
-                              "may not be specified for non-apply patch"}}));
-  }
+  const std::string manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"));
   const auto& info = scope.store->info();
   const bool scale = scope.info.subresource == "scale";
   const auto* schema = scale ? registry_->catalogue().KindSchema("autoscaling", "v1", "Scale")
@@ -153,9 +161,7 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   const std::string& patch_body = scope.request.body;
   // Field warnings are per attempt (a conflict retries the transform); the rest stay.
   const size_t request_warnings = scope.warnings.size();
-  auto transform = [&](const json& current) -> Result<json> {
-    // A scale patch applies to the Scale view, then lands in spec.replicas.
-    const json target = scale ? ScaleOf(current, ScalePathsOf(*scope.store)) : current;
+  auto patch = [&](const json& target) -> Result<json> {
     Result<json> patched = type == BodyType::kJsonPatch    ? patch::ApplyJsonPatch(target, patch_body)
                            : type == BodyType::kMergePatch ? patch::ApplyMergePatch(target, patch_body)
                                                            : patch::ApplyStrategicMergePatch(target, patch_body, schema);
@@ -174,17 +180,30 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
                                 "couldn't get version/kind; json parse error: " +
                                     JsonDepthError(text[FindJsonDepthExcess(text)])}});
     }
-    if (scale) return WithReplicas(current, *patched, ScalePathsOf(*scope.store));
+    return patched;
+  };
+  auto transform = [&](const json& current) -> Result<json> {
+    if (scale) {
+      // A scale patch applies to the Scale view, then lands in spec.replicas.
+      return WriteThroughScale(*scope.store, current, [&](const json& old_scale) -> Result<json> {
+        auto patched = patch(old_scale);
+        if (patched.ok()) registry::ScaleFieldManager().Update(old_scale, &*patched, manager);
+        return patched;
+      });
+    }
+    auto patched = patch(current);
+    if (!patched.ok()) return patched;
     scope.warnings.resize(request_warnings);
     Status fs = ValidateFields(scope, *params, &*patched, registry_->catalogue());
     if (!fs.ok()) return fs;
     return patched;
   };
   const std::string ns = info.namespaced ? scope.info.namespace_ : "";
-  auto updated = scope.store->Update(ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-                                     registry::WriteOptions{.dry_run = params->dry_run});
+  auto updated = scope.store->Update(
+      ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
+      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
   if (!updated.ok()) return ErrorResponse(updated.status());
-  return Rendered(scope, 200, *updated);
+  return RespondWritten(scope, 200, *updated);
 }
 
 }  // namespace kube::endpoints

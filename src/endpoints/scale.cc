@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "registry/scale_fields.h"
+
 namespace kube::endpoints {
 
 using nlohmann::json;
@@ -120,6 +122,31 @@ json WithReplicas(json obj, const json& scale, const registry::ScalePaths* paths
     obj["metadata"]["resourceVersion"] = scale["metadata"]["resourceVersion"];
   }
   return obj;
+}
+
+Result<json> WriteThroughScale(const registry::Store& store, const json& current,
+                               const std::function<Result<json>(const json&)>& write) {
+  const registry::ScalePaths* paths = ScalePathsOf(store);
+  const std::string replicas_path = paths != nullptr ? paths->spec_replicas : ".spec.replicas";
+  const json& meta = current.contains("metadata") ? current["metadata"] : json::object();
+  const json parent_entries = meta.is_object() && meta.contains("managedFields") ? meta["managedFields"] : json();
+  json scale = ScaleOf(current, paths);
+  if (json view = registry::ScaleView(parent_entries, replicas_path); !view.is_null()) {
+    scale["metadata"]["managedFields"] = std::move(view);
+  }
+  auto written = write(scale);
+  if (!written.ok()) return written.status();
+  json next = WithReplicas(current, *written, paths);
+  const json& written_meta = written->contains("metadata") ? (*written)["metadata"] : json::object();
+  json entries = registry::ParentAfter(
+      parent_entries, written_meta.is_object() && written_meta.contains("managedFields") ? written_meta["managedFields"] : json(),
+      store.ApiVersion(), replicas_path);
+  if (entries.is_null()) {
+    next["metadata"].erase("managedFields");
+  } else {
+    next["metadata"]["managedFields"] = std::move(entries);
+  }
+  return next;
 }
 
 }  // namespace kube::endpoints

@@ -85,7 +85,36 @@ Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
       namespaces_(namespaces),
       strategy_(std::move(config.strategy)),
       schema_(config.schema),
-      owner_(std::move(config.owner)) {}
+      owner_(std::move(config.owner)) {
+  if (schema_ == nullptr) return;
+  // What each write path resets, as this Store's update rules do: the main resource keeps the
+  // current status when there is a status subresource, /status writes only status, /finalize
+  // only the namespace's spec.finalizers.
+  FieldManagerConfig main{.schema = schema_, .api_version = ApiVersion(), .kind = info_.kind};
+  if (HasSubresource("status")) {
+    main.reset_fields = {"status"};
+    FieldManagerConfig status = main;
+    status.subresource = "status";
+    status.reset_fields.clear();
+    status.kept_fields = {"status"};
+    status_fields_ = std::make_unique<FieldManager>(std::move(status));
+  }
+  if (HasSubresource("finalize")) {
+    FieldManagerConfig finalize = main;
+    finalize.subresource = "finalize";
+    finalize.reset_fields.clear();
+    finalize.kept_fields = {"spec"};
+    finalize_fields_ = std::make_unique<FieldManager>(std::move(finalize));
+  }
+  main_fields_ = std::make_unique<FieldManager>(std::move(main));
+}
+
+const FieldManager* Store::field_manager(std::string_view subresource) const {
+  if (subresource.empty()) return main_fields_.get();
+  if (subresource == "status") return status_fields_.get();
+  if (subresource == "finalize") return finalize_fields_.get();
+  return nullptr;
+}
 
 std::string Store::ApiVersion() const {
   return info_.group.empty() ? info_.version : info_.group + "/" + info_.version;
@@ -215,7 +244,7 @@ Status Store::CheckBodyType(Object* obj) const {
   return Status::OK();
 }
 
-Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
+Status Store::PrepareForCreate(std::string_view ns, Object* obj, const WriteOptions& options) const {
   KUBE_RETURN_IF_ERROR(CheckBodyType(obj));
   Object& meta = (*obj)["metadata"];
   if (info_.namespaced) {
@@ -228,9 +257,10 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
   } else {
     meta.erase("namespace");
   }
-  // System fields are the server's: whatever the client sent is dropped.
+  // System fields are the server's: whatever the client sent is dropped (managedFields are the
+  // field manager's to judge).
   for (const char* f : {"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds",
-                        "selfLink", "generation", "managedFields"}) {
+                        "selfLink", "generation"}) {
     meta.erase(f);
   }
   meta["uid"] = NewUid();
@@ -241,6 +271,8 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj) const {
   if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
   // After the status reset: some defaults live in status (PVC phase, CRD storedVersions).
   ApplyDefaults(info_.group, info_.version, info_.kind, obj);
+  // The creator owns what it sent and the defaults; not what the server fills in below.
+  if (options.field_manager && main_fields_) main_fields_->Update(Object::object(), obj, *options.field_manager);
   if (info_.group.empty() && info_.resource == "pods") {
     (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", PodQosClass(*obj)}};
   }
@@ -253,7 +285,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
     return Status::BadRequest("the server could not find the requested resource: a namespace is required");
   }
   if (strategy_) KUBE_RETURN_IF_ERROR(strategy_->AdmitCreate(NameOf(obj)));
-  KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj));
+  KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj, options));
   if (info_.namespaced && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/true, info_.group, info_.resource, NameOf(obj)));
   }

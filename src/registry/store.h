@@ -1,8 +1,8 @@
 // registry::Store: the generic REST storage of one built-in resource (kube's
 // generic/registry.Store plus the create/update/delete strategies of rest.md §4): system fields,
 // names and generateName, namespace rules, resourceVersion preconditions, generation, the status
-// subresource, finalizers and graceful deletion, dry runs — over a storage::Interface (the
-// cacher in the server).
+// subresource, finalizers and graceful deletion, dry runs, managedFields and server-side apply
+// (field_manager.h) — over a storage::Interface (the cacher in the server).
 //
 // Thread-safety: safe for concurrent use. The storage and the NamespaceLifecycle must outlive it.
 #pragma once
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "catalogue/catalogue.h"
+#include "registry/field_manager.h"
 #include "registry/kind_rules.h"
 #include "registry/strategy.h"
 #include "storage/interface.h"
@@ -24,6 +25,20 @@ class NamespaceLifecycle;
 
 struct WriteOptions {
   bool dry_run = false;
+  // The manager the write is recorded under in metadata.managedFields (an Update entry; "" is
+  // recorded as "unknown"). Default: none — the write keeps the managedFields the object carries
+  // (the server's own writes, and writes whose managedFields are already computed).
+  std::optional<std::string> field_manager;
+};
+
+// A server-side apply (PATCH application/apply-patch+yaml).
+struct ApplyOptions {
+  std::string field_manager;  // required
+  bool force = false;
+  bool dry_run = false;
+  // An error of the request's strict decoding (fieldValidation=Strict), answered only once the
+  // merge succeeded, as kube checks it after the merge. Default: OK.
+  Status strict_decoding_error;
 };
 
 struct DeleteOptions {
@@ -86,6 +101,20 @@ class Store {
                                     std::string_view subresource, const Transform& transform,
                                     const WriteOptions& options);
 
+  // Server-side apply of `config` (the request body as JSON) to the object or its status; an
+  // absent object is created from it (not through a subresource). Conflicts are 409s
+  // (field_manager.h); the result goes through the same preparation and validation as any write.
+  struct ApplyResult {
+    storage::ObjectPtr object;
+    bool created = false;
+  };
+  Result<ApplyResult> Apply(std::string_view ns, std::string_view name, std::string_view subresource,
+                            const storage::Object& config, const ApplyOptions& options);
+
+  // The field manager of writes to the main resource ("") or a subresource ("status",
+  // "finalize"), or nullptr when the kind has no schema to track fields by.
+  const FieldManager* field_manager(std::string_view subresource) const;
+
   struct DeleteResult {
     storage::ObjectPtr object;
     bool deleted = false;  // false: marked for deletion (finalizers or grace period pending)
@@ -103,9 +132,13 @@ class Store {
   friend class NamespaceLifecycle;
   Status CheckBodyType(storage::Object* obj) const;
   Status CheckCustomResourceTypeMeta(const storage::Object& obj) const;
-  Status PrepareForCreate(std::string_view ns, storage::Object* obj) const;
+  Status PrepareForCreate(std::string_view ns, storage::Object* obj, const WriteOptions& options) const;
   Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current,
-                                           storage::Object next) const;
+                                           storage::Object next, const WriteOptions& options) const;
+  // An apply's merged object, checked and completed as a decoded body would be (the name and
+  // namespace against the request's, custom resource defaults).
+  Result<storage::Object> PrepareApplied(std::string_view ns, std::string_view name, storage::Object merged,
+                                         const ApplyOptions& options) const;
   // Deletes `obj` for good when it is being deleted and nothing holds it any more (no finalizers,
   // no pending grace period); otherwise returns it unchanged.
   Result<storage::ObjectPtr> RemoveIfFinalized(const std::string& key, storage::ObjectPtr obj);
@@ -119,6 +152,9 @@ class Store {
   std::shared_ptr<const Strategy> strategy_;
   const catalogue::Schema* schema_;
   std::shared_ptr<const void> owner_;
+  // Field managers of the main resource, the status and the finalize subresource; null without
+  // a schema (or without that subresource).
+  std::unique_ptr<FieldManager> main_fields_, status_fields_, finalize_fields_;
 };
 
 // RFC 3339 with second precision, UTC ("2024-05-01T12:00:00Z").

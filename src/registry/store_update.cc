@@ -32,8 +32,8 @@ const Object& Member(const Object& obj, const char* key) {
 
 }  // namespace
 
-Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current,
-                                       Object next) const {
+Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current, Object next,
+                                       const WriteOptions& options) const {
   KUBE_RETURN_IF_ERROR(CheckBodyType(&next));
   // Before comparing specs: an apply of an undefaulted body must not look like a spec change.
   ApplyDefaults(info_.group, info_.version, info_.kind, &next);
@@ -71,20 +71,34 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
     return ConflictError(info_.group, info_.resource, name, kObjectModified);
   }
 
-  if (subresource == "status") {
-    // The status subresource writes only .status.
+  // Before the subresource rules below: the field manager judges what the client sent, its reset
+  // fields standing for what those rules take back.
+  if (options.field_manager) {
+    if (const FieldManager* fields = field_manager(subresource)) fields->Update(current, &next, *options.field_manager);
+  }
+
+  if (subresource == "status" || subresource == "finalize") {
     Object updated = current;
-    if (next.contains("status")) {
-      updated["status"] = next["status"];
+    if (subresource == "status") {
+      // The status subresource writes only .status.
+      if (next.contains("status")) {
+        updated["status"] = next["status"];
+      } else {
+        updated.erase("status");
+      }
     } else {
-      updated.erase("status");
+      updated["spec"]["finalizers"] = Member(Member(next, "spec"), "finalizers").is_array()
+                                          ? next["spec"]["finalizers"]
+                                          : Object::array();
     }
-    next = std::move(updated);
-  } else if (subresource == "finalize") {
-    Object updated = current;
-    updated["spec"]["finalizers"] = Member(Member(next, "spec"), "finalizers").is_array()
-                                        ? next["spec"]["finalizers"]
-                                        : Object::array();
+    // ... and the managedFields the write has: what the field manager recorded for it (writers
+    // that track nothing start from the current object and keep its entries).
+    const Object& recorded = Member(next["metadata"], "managedFields");
+    if (recorded.is_null()) {
+      updated["metadata"].erase("managedFields");
+    } else {
+      updated["metadata"]["managedFields"] = recorded;
+    }
     next = std::move(updated);
   } else {
     if (HasSubresource("status")) {
@@ -159,7 +173,9 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
     const ObjectPtr served = AsServed(std::make_shared<Object>(current));
     auto next = transform(*served);
     if (!next.ok()) return next.status();
-    return PrepareForUpdate(subresource, *served, std::move(*next));
+    auto prepared = PrepareForUpdate(subresource, *served, std::move(*next), options);
+    if (prepared.ok()) KeepTimesOfUnchangedObject(*served, &*prepared);
+    return prepared;
   };
   if (options.dry_run) {
     auto current = storage_->Get(key, storage::GetOptions{});

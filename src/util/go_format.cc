@@ -197,6 +197,14 @@ std::string GoQuote(std::string_view s) {
   return out + "\"";
 }
 
+bool GoIsPrint(char32_t r) { return r < 0x80 ? r >= 0x20 && r < 0x7F : IsPrintNonAscii(r); }
+
+std::pair<char32_t, size_t> GoDecodeRune(std::string_view s, size_t i) {
+  auto [r, n] = DecodeRune(s, i);
+  if (n == 0) return {0xFFFD, 1};
+  return {r, n};
+}
+
 std::string GoJsonMarshal(const nlohmann::json& value) {
   std::string out;
   AppendJson(&out, value);

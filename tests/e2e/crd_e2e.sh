@@ -14,18 +14,6 @@ ns=fleet-demo
 watcher=""
 trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; cleanup' EXIT
 
-# json EXPR: evaluates the Python expression EXPR with d = the JSON document on stdin
-json() {
-  python3 -c '
-import json, sys
-text = sys.stdin.read()
-try:
-    d = json.loads(text)
-except ValueError:
-    sys.exit("not JSON: " + text[:300])
-print(eval(sys.argv[1]))
-' "$1"
-}
 # getj PATH EXPR: GET PATH, then json EXPR on the body
 getj() { curl -s --max-time 10 "$url$1" | json "$2"; }
 # code METHOD PATH [curl args...]: the HTTP status code only

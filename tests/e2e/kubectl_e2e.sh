@@ -26,7 +26,7 @@ expect "bad label selector is 400" '^400 .*unable to parse requirement' http GET
 expect "unsupported field selector is 400" '^400 .*field label not supported: spec.foo' http GET '/api/v1/pods?fieldSelector=spec.foo=x'
 expect "bad resourceVersion is 400" '^400 .*invalid resource version' http GET '/api/v1/pods?resourceVersion=abc'
 expect "unknown media type is 415" '^415 .*UnsupportedMediaType' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: text/html' --data 'x'
-expect "server-side apply is 415 with a clear message" '^415 .*server-side apply' http PATCH /api/v1/namespaces/default/configmaps/x -H 'Content-Type: application/apply-patch+yaml' --data 'a: b'
+expect "server-side apply without fieldManager is 422" '^422 .*fieldManager: Required value: is required for apply patch' http PATCH /api/v1/namespaces/default/configmaps/x -H 'Content-Type: application/apply-patch+yaml' --data 'a: b'
 expect "'..' as a name is kube's 400" "^400 .*Name parameter invalid: .*may not be '\\.\\.'" \
   http DELETE /api/v1/namespaces/default/configmaps/.. --path-as-is
 expect "a POST without a body is answered at once" '^400 .*unexpected end of JSON input' \

@@ -65,6 +65,18 @@ http() {
   curl -s --max-time 10 -o "$work/body" -w '%{http_code}' -X "$method" "$@" "$url$path" >"$work/code"
   echo "$(cat "$work/code") $(cat "$work/body")"
 }
+# json EXPR: evaluates the Python expression EXPR with d = the JSON document on stdin
+json() {
+  python3 -c '
+import json, sys
+text = sys.stdin.read()
+try:
+    d = json.loads(text)
+except ValueError:
+    sys.exit("not JSON: " + text[:300])
+print(eval(sys.argv[1]))
+' "$1"
+}
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
