@@ -178,6 +178,12 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
   Checker checker(*functions_, variables_, &program->referenced_);
   checker.Check(*parsed.expr);
   if (!checker.errors.empty()) return Status::BadRequest(FormatErrors(source, checker.errors));
+  if (options_.check_types) {
+    program->checked_ = CheckTypes(*parsed.expr, variable_types_, FunctionDecls::Standard());
+  } else {
+    program->checked_.type = Type::Dyn();
+  }
+  if (!program->checked_.errors.empty()) return Status::BadRequest(FormatErrors(source, program->checked_.errors));
   program->functions_ = functions_;
   program->expr_ = std::move(parsed.expr);
   return std::shared_ptr<const Program>(std::move(program));

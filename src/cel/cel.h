@@ -1,6 +1,6 @@
 // The Common Expression Language (cel-spec), as the Kubernetes API server uses it: an
 // Environment declares variables and functions; Compile parses an expression once, checks its
-// identifiers and function names, and resolves its calls; the Program it returns is evaluated
+// identifiers and function names, resolves its calls and infers its type (type_checker.h); the Program it returns is evaluated
 // many times against different variable bindings.
 //
 //   cel::Environment env;                 // the standard library
@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -35,6 +36,8 @@
 #include "cel/ast.h"
 #include "cel/function_registry.h"
 #include "cel/parser.h"
+#include "cel/type_checker.h"
+#include "cel/types.h"
 #include "cel/value.h"
 #include "util/status.h"
 
@@ -71,16 +74,24 @@ class Program {
   const Expr& expr() const { return *expr_; }
   // Whether the expression reads variable `name` (e.g. "oldSelf" makes a transition rule).
   bool References(std::string_view name) const { return referenced_.contains(std::string(name)); }
+  // The type the checker inferred (dyn where it could not tell).
+  const TypeRef& output_type() const { return checked_.type; }
+  // The checker's types of every node (the cost estimator reads them).
+  const TypeCheckResult& checked() const { return checked_; }
 
  private:
   friend class Environment;
   std::shared_ptr<const FunctionRegistry> functions_;
   std::unique_ptr<Expr> expr_;
   std::set<std::string, std::less<>> referenced_;
+  TypeCheckResult checked_;
 };
 
 struct EnvironmentOptions {
   ParseOptions parse;
+  // Type-check expressions when compiling (type_checker.h). Off, only names are resolved and
+  // every mistake of types shows at evaluation, as with cel-spec's `disable_check`. Default: on.
+  bool check_types = true;
 };
 
 class Environment {
@@ -88,18 +99,23 @@ class Environment {
   // The standard library (operators, conversions, strings, timestamps, durations, optionals).
   explicit Environment(EnvironmentOptions options = {});
 
-  void DeclareVariable(std::string name) { variables_.insert(std::move(name)); }
+  // Declares a variable; its type is dyn unless given.
+  void DeclareVariable(std::string name, TypeRef type = Type::Dyn()) {
+    variables_.insert(name);
+    variable_types_[std::move(name)] = std::move(type);
+  }
   // The functions, to register more libraries before the first Compile.
   FunctionRegistry& functions();
 
-  // Parses and checks `source`. Errors: 400 BadRequest whose message is cel-go's rendering of
-  // the syntax or reference errors.
+  // Parses, resolves and type-checks `source`. Errors: 400 BadRequest whose message is cel-go's
+  // rendering of the syntax, reference or type errors.
   Result<std::shared_ptr<const Program>> Compile(std::string_view source) const;
 
  private:
   EnvironmentOptions options_;
   std::shared_ptr<FunctionRegistry> functions_;
   std::set<std::string, std::less<>> variables_;
+  std::map<std::string, TypeRef, std::less<>> variable_types_;
 };
 
 // Registers the standard library (stdlib_*.cc) into `r`.

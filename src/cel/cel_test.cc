@@ -7,10 +7,11 @@
 namespace kube::cel {
 namespace {
 
-// Evaluates `src` with `self` bound to `self_json` (when given); the result as DebugString, or
+// Evaluates `src` (unchecked: these tests are about run-time semantics) with `self` bound to
+// `self_json` (when given); the result as DebugString, or
 // "error: <message>" / "compile: <message>".
 std::string E(std::string_view src, const char* self_json = nullptr, uint64_t cost_limit = UINT64_MAX) {
-  Environment env;
+  Environment env({.check_types = false});
   env.DeclareVariable("self");
   env.DeclareVariable("oldSelf");
   auto program = env.Compile(src);
