@@ -124,8 +124,10 @@ FieldErrors ValidateVersion(const InternalSpec& spec, const InternalVersion& v, 
   for (const std::string& e : DeprecationWarningErrors(v)) {
     errs.push_back(InvalidRendered(path.Child("deprecationWarning"), GoJsonMarshal(Json(*v.deprecation_warning)), e));
   }
-  Append(&errs, validation_internal::ValidateSchemaValidation(v.schema, HasStatus(SubresourcesForVersion(spec, v)), rules,
-                                                              path.Child("schema"), hooks));
+  Rules version_rules = rules;
+  version_rules.suppress_per_expression_cost = rules.unchanged_schema_versions.contains(v.name);
+  Append(&errs, validation_internal::ValidateSchemaValidation(v.schema, HasStatus(SubresourcesForVersion(spec, v)),
+                                                              version_rules, path.Child("schema"), hooks));
   Append(&errs, validation_internal::ValidateSubresources(v.subresources, path.Child("subresources")));
   Append(&errs, validation_internal::ValidateColumns(v.columns, path.Child("additionalPrinterColumns")));
   if (v.selectable_fields != nullptr && !v.selectable_fields->empty()) {
@@ -206,7 +208,10 @@ FieldErrors ValidateSpec(const InternalSpec& spec, Rules rules, const CrdValidat
     if (Str(spec.names, key).empty()) errs.push_back(Required(names_path.Child(key), ""));
   }
   Append(&errs, ValidateNames(spec.names, names_path));
-  Append(&errs, validation_internal::ValidateSchemaValidation(spec.validation, AnyStatusEnabled(spec), rules,
+  Rules top_rules = rules;
+  top_rules.suppress_per_expression_cost =
+      !spec.versions.empty() && rules.unchanged_schema_versions.contains(spec.versions.front().name);
+  Append(&errs, validation_internal::ValidateSchemaValidation(spec.validation, AnyStatusEnabled(spec), top_rules,
                                                               kSpec.Child("validation"), hooks));
   Append(&errs, validation_internal::ValidateSubresources(spec.subresources, kSpec.Child("subresources")));
   Append(&errs, validation_internal::ValidateColumns(spec.columns, kSpec.Child("additionalPrinterColumns")));
@@ -336,6 +341,17 @@ FieldErrors ValidateCustomResourceDefinitionUpdate(const Json& crd, const Json& 
   if (HasTooManySelectableFields(old.selectable_fields) && spec.selectable_fields != nullptr &&
       *spec.selectable_fields == *old.selectable_fields) {
     rules.allow_too_many_selectable_fields[""] = true;
+  }
+  // A version's schema, per version or folded to the top.
+  auto schema_of = [](const InternalSpec& s, const InternalVersion& v) { return v.schema != nullptr ? v.schema : s.validation; };
+  for (const auto& v : spec.versions) {
+    for (const auto& ov : old.versions) {
+      const Json* a = schema_of(spec, v);
+      const Json* b = schema_of(old, ov);
+      if (ov.name == v.name && ((a == nullptr && b == nullptr) || (a != nullptr && b != nullptr && *a == *b))) {
+        rules.unchanged_schema_versions.insert(v.name);
+      }
+    }
   }
   for (const auto& v : spec.versions) {
     for (const auto& ov : old.versions) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -25,6 +26,10 @@ struct Rules {
   bool require_map_list_keys_map_set_validation = true;
   // Version name ("" for the top level) -> whether more than 8 selectable fields may stay.
   std::map<std::string, bool> allow_too_many_selectable_fields;
+  // Versions whose schema an update leaves unchanged: their rules' per-expression cost limit is
+  // not enforced again (kube's suppressPerExpressionCost), so that a stored CRD stays updatable.
+  std::set<std::string> unchanged_schema_versions;
+  bool suppress_per_expression_cost = false;
 };
 
 // Every column of an additionalPrinterColumns array (nullptr: none).

@@ -363,6 +363,7 @@ FieldErrors ValidateSchemaValidation(const Json* validation, bool status_enabled
                                           .require_atomic_set_type = rules.require_atomic_set_type,
                                           .require_map_list_keys_map_set_validation =
                                               rules.require_map_list_keys_map_set_validation,
+                                          .suppress_per_expression_cost = rules.suppress_per_expression_cost,
                                       }));
   if (errs.empty()) Append(&errs, std::move(conversion_errs));
   return errs;

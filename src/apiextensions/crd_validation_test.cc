@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -675,6 +676,36 @@ TEST_CASE("malformed CRDs never throw") {
     CHECK_NOTHROW(CreateErrors(crd));
     CHECK_NOTHROW(UpdateErrors(crd, crd));
   }
+}
+
+}  // namespace
+}  // namespace kube::apiextensions
+
+namespace kube::apiextensions {
+namespace {
+
+TEST_CASE("CEL rule costs: over the per-rule limit is refused, unless an update leaves the schema as it was") {
+  Json crd = testing::WidgetCrd();
+  SpecProps(crd)["names"] = J(R"j({"type": "array", "items": {"type": "string"},
+    "x-kubernetes-validations": [{"rule": "self.all(a, self.exists_one(b, a == b))"}]})j");
+  const std::string path =
+      "spec.validation.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule";
+  const Strings refused = CreateErrors(crd);
+  REQUIRE(refused.size() >= 1);
+  CHECK(refused[0] == path + ": Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try "
+                              "simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, "
+                              "maps, and strings are declared)");
+  // The same schema stored before (e.g. by an older server): the per-rule limit is not enforced
+  // again; the schema-wide total still is, as in kube.
+  const Strings updated = UpdateErrors(crd, Stored(crd));
+  CHECK(std::find(updated.begin(), updated.end(), refused[0]) == updated.end());
+  CHECK(std::find(updated.begin(), updated.end(),
+                  path + ": Forbidden: contributed to estimated rule cost total exceeding cost limit for entire "
+                         "OpenAPIv3 schema") != updated.end());
+  // Bounded, the rule is cheap enough.
+  SpecProps(crd)["names"]["maxItems"] = 20;
+  SpecProps(crd)["names"]["items"]["maxLength"] = 64;
+  CHECK(CreateErrors(crd) == Strings{});
 }
 
 }  // namespace

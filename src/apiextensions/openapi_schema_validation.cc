@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "apiextensions/crd_internal.h"
 #include "apiextensions/schema_field_path.h"
 #include "apiextensions/structural_schema.h"
 #include "apiextensions/validation_rules.h"
+#include "schema/graph.h"
 #include "util/go_format.h"
 
 namespace kube::apiextensions {
@@ -53,6 +55,26 @@ const Json* ItemsSchema(const Json& s) { return Obj(&s, "items"); }
 class SchemaValidator {
  public:
   SchemaValidator(const OpenAPISchemaOptions& opts, FieldErrors* errs) : opts_(opts), errs_(errs) {}
+
+  // Rules are type-checked against the structural schema their node is part of: when `root`
+  // builds into a schema graph, each JSON node of it is matched with its graph node.
+  void MatchStructuralNodes(const Json& root) {
+    auto graph = schema::SchemaGraph::FromOpenAPIV3(root);
+    if (!graph.ok()) return;
+    graph_ = std::move(*graph);
+    Match(root, graph_->Root(), /*resource=*/true, 1, 0);
+  }
+
+  // After Validate: the schema-wide cost limit (kube refuses the CRD and names the most
+  // expensive rules).
+  void CheckTotalCost(const FieldPath& root) {
+    if (total_cost_ <= kStaticEstimatedCrdCostLimit) return;
+    for (const auto& [cost, path] : most_expensive_) {
+      errs_->push_back(Forbidden(path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"));
+    }
+    errs_->push_back(Forbidden(root, CostErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
+                                                      total_cost_, kStaticEstimatedCrdCostLimit)));
+  }
 
   void Validate(const Json& s, const FieldPath& p, const NodeRules& rules, bool is_root) {
     if (!s.is_object()) return;
@@ -298,13 +320,30 @@ class SchemaValidator {
       if (!r.is_object() || TrimSpace(Str(&r, "rule")).empty()) continue;
       const FieldPath rp = p.Child("x-kubernetes-validations").Index(i);
       std::string message_error;
-      const CompiledRule compiled = CompileRule(r, &message_error);
+      const auto matched = nodes_.find(&s);
+      const StructuralNode structural = matched != nodes_.end() ? matched->second : StructuralNode{};
+      const CompiledRule compiled = CompileRule(r, structural.node, structural.resource, &message_error);
       if (!compiled.compile_error.empty()) {
         errs_->push_back(InvalidRendered(rp.Child("rule"), GoValidationRule(r), compiled.compile_error));
         continue;
       }
       if (!message_error.empty()) {
         errs_->push_back(InvalidRendered(rp.Child("messageExpression"), GoValidationRule(r), message_error));
+      }
+      if (structural.node != nullptr) {
+        const uint64_t cost = ExpressionCost(compiled.max_cost, structural.cardinality, compiled.max_cardinality);
+        if (cost > kStaticEstimatedCostLimit && !opts_.suppress_per_expression_cost) {
+          errs_->push_back(Forbidden(rp.Child("rule"), CostErrorMessage("estimated rule cost", cost, kStaticEstimatedCostLimit)));
+        }
+        ObserveCost(rp.Child("rule"), cost);
+        if (compiled.message_program) {
+          if (compiled.message_max_cost > kStaticEstimatedCostLimit && !opts_.suppress_per_expression_cost) {
+            errs_->push_back(Forbidden(rp.Child("messageExpression"),
+                                       CostErrorMessage("estimated messageExpression cost", compiled.message_max_cost,
+                                                        kStaticEstimatedCostLimit)));
+          }
+          ObserveCost(rp.Child("messageExpression"), compiled.message_max_cost);
+        }
       }
       if (auto optional = r.find("optionalOldSelf"); optional != r.end() && optional->is_boolean() && !compiled.uses_old_self) {
         errs_->push_back(InvalidRendered(rp.Child("optionalOldSelf"), optional->get<bool>() ? "true" : "false",
@@ -326,8 +365,77 @@ class SchemaValidator {
            ", OptionalOldSelf:" + ptr("optionalOldSelf", "bool") + "}";
   }
 
+  // `cardinality`: how many times the node can occur, from the maxItems / maxProperties above
+  // it; nullopt when some list or map above it is unbounded.
+  void Match(const Json& s, const schema::Schema* node, bool resource, std::optional<uint64_t> cardinality, int depth) {
+    if (node == nullptr || !s.is_object() || depth > 1000) return;
+    nodes_[&s] = {node, resource, cardinality};
+    if (const Json* props = Obj(&s, "properties"); props != nullptr && node->type() == schema::Schema::Type::kObject) {
+      for (const auto& [name, prop] : props->items()) {
+        const schema::Schema* child = node->Field(name);
+        if (child != nullptr) Match(prop, child, child->EmbeddedResource(), cardinality, depth + 1);
+      }
+    }
+    const schema::Schema::Type t = node->type();
+    auto times = [&](std::optional<int64_t> limit) -> std::optional<uint64_t> {
+      if (!cardinality || !limit) return std::nullopt;
+      const uint64_t n = *limit < 0 ? 0 : static_cast<uint64_t>(*limit);
+      return n != 0 && *cardinality > UINT64_MAX / n ? UINT64_MAX : *cardinality * n;
+    };
+    const schema::ValueValidation* v = node->Validation();
+    if (const Json* ap = Obj(&s, "additionalProperties"); ap != nullptr && t == schema::Schema::Type::kMap) {
+      Match(*ap, node->Items(), node->Items() != nullptr && node->Items()->EmbeddedResource(),
+            times(v != nullptr ? v->max_properties : std::nullopt), depth + 1);
+    }
+    if (const Json* items = Obj(&s, "items"); items != nullptr && t == schema::Schema::Type::kArray) {
+      Match(*items, node->Items(), node->Items() != nullptr && node->Items()->EmbeddedResource(),
+            times(v != nullptr ? v->max_items : std::nullopt), depth + 1);
+    }
+  }
+
+  // A rule's cost as kube weighs it: its estimate times how often its node can occur.
+  static uint64_t ExpressionCost(uint64_t cost, std::optional<uint64_t> cardinality, uint64_t fallback) {
+    const uint64_t n = cardinality ? *cardinality : fallback;
+    if (cost == 0) return 0;
+    return UINT64_MAX / cost < n ? UINT64_MAX : cost * n;
+  }
+
+  void ObserveCost(const FieldPath& path, uint64_t cost) {
+    total_cost_ = UINT64_MAX - total_cost_ < cost ? UINT64_MAX : total_cost_ + cost;
+    if (cost < kStaticEstimatedCrdCostLimit / 100) return;  // under 1% of the limit: not named
+    most_expensive_.emplace_back(cost, path);
+    std::stable_sort(most_expensive_.begin(), most_expensive_.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (most_expensive_.size() > 4) most_expensive_.resize(4);
+  }
+
+  // kube's getCostErrorMessage.
+  static std::string CostErrorMessage(const std::string& what, uint64_t cost, uint64_t limit) {
+    const double factor = static_cast<double>(cost) / static_cast<double>(limit);
+    char buf[64];
+    if (factor > 100.0) {
+      snprintf(buf, sizeof buf, "more than 100x");
+    } else if (factor < 1.5) {
+      snprintf(buf, sizeof buf, "%fx", factor);
+    } else {
+      snprintf(buf, sizeof buf, "%.1fx", factor);
+    }
+    return what + " exceeds budget by factor of " + buf +
+           " (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and "
+           "strings are declared)";
+  }
+
   const OpenAPISchemaOptions& opts_;
   FieldErrors* errs_;
+  std::unique_ptr<schema::SchemaGraph> graph_;
+  struct StructuralNode {
+    const schema::Schema* node = nullptr;
+    bool resource = false;
+    std::optional<uint64_t> cardinality;
+  };
+  std::map<const Json*, StructuralNode> nodes_;
+  uint64_t total_cost_ = 0;
+  std::vector<std::pair<uint64_t, FieldPath>> most_expensive_;
 };
 
 // SchemaHas: whether `pred` holds for any node reachable from `s`.
@@ -361,7 +469,10 @@ bool SchemaHas(const Json& s, const std::function<bool(const Json&)>& pred) {
 
 FieldErrors ValidateOpenAPISchema(const Json& schema, const FieldPath& path, const OpenAPISchemaOptions& options) {
   FieldErrors errs;
-  SchemaValidator(options, &errs).Validate(schema, path, NodeRules{.allow_defaults = options.allow_defaults}, true);
+  SchemaValidator validator(options, &errs);
+  validator.MatchStructuralNodes(schema);
+  validator.Validate(schema, path, NodeRules{.allow_defaults = options.allow_defaults}, true);
+  validator.CheckTotalCost(path);
   return errs;
 }
 

@@ -21,6 +21,8 @@ struct OpenAPISchemaOptions {
   bool require_valid_property_type = true;
   bool require_atomic_set_type = true;
   bool require_map_list_keys_map_set_validation = true;
+  // The schema is unchanged by an update: rules over the per-expression cost limit stay.
+  bool suppress_per_expression_cost = false;
 };
 
 FieldErrors ValidateOpenAPISchema(const nlohmann::json& schema, const FieldPath& path,

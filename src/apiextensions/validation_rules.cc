@@ -4,6 +4,9 @@
 
 #include <optional>
 
+#include "apiextensions/cel_schema_types.h"
+#include "cel/cost_estimator.h"
+#include "protobuf/well_known.h"
 #include "util/go_format.h"
 
 namespace kube::apiextensions {
@@ -24,14 +27,12 @@ std::string StringField(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// The rule environment: `self` and `oldSelf` over the standard library and kube's libraries.
-// Built once.
-const cel::Environment& RuleEnvironment() {
+// The rule environment's functions: the standard library and kube's libraries. Built once;
+// each rule's environment adds its typed `self` and `oldSelf` to a copy.
+const cel::Environment& BaseEnvironment() {
   static const cel::Environment* env = [] {
     auto* e = new cel::Environment();
     cel::RegisterKubernetesLibraries(e->functions());
-    e->DeclareVariable("self");
-    e->DeclareVariable("oldSelf");
     return e;
   }();
   return *env;
@@ -100,8 +101,13 @@ cel::Value ToCel(const Schema* s, const json& v, bool resource) {
           entries.emplace_back(cel::Value::String(key), cel::Value::Map(std::move(meta)));
           continue;
         }
-        const Schema* child = s->type() == Schema::Type::kMap ? s->Items() : s->Field(key);
-        entries.emplace_back(cel::Value::String(key), ToCel(child, *it, child != nullptr && child->EmbeddedResource()));
+        const bool map = s->type() == Schema::Type::kMap;
+        const Schema* child = map ? s->Items() : s->Field(key);
+        // Rules see properties under their escaped names, and not at all when unescapable.
+        std::optional<std::string> name = map ? std::optional<std::string>(key) : EscapeCelFieldName(key);
+        if (!name) continue;
+        entries.emplace_back(cel::Value::String(std::move(*name)),
+                             ToCel(child, *it, child != nullptr && child->EmbeddedResource()));
       }
       return cel::Value::Map(std::move(entries));
     }
@@ -117,28 +123,41 @@ cel::Value ToCel(const Schema* s, const json& v, bool resource) {
       if (v.is_number()) return cel::Value::Double(v.get<double>());
       return cel::FromJson(v);
     case Schema::Type::kString:
-    case Schema::Type::kTime:
-      if (v.is_string() && s->Validation() != nullptr && s->Validation()->format == "date-time") {
+    case Schema::Type::kTime: {
+      if (!v.is_string() || s->Validation() == nullptr) return cel::FromJson(v);
+      // Formats that give values their own CEL type (kube's UnstructuredToVal); a value that
+      // does not parse stays a string, as schema validation has refused it already.
+      const std::string& text = v.get_ref<const std::string&>();
+      const std::string& format = s->Validation()->format;
+      if (format == "date-time") {
         cel::Timestamp t;
-        if (cel::ParseTimestamp(v.get_ref<const std::string&>(), &t)) return cel::Value::OfTimestamp(t);
+        if (cel::ParseTimestamp(text, &t)) return cel::Value::OfTimestamp(t);
+      } else if (format == "date") {
+        cel::Timestamp t;
+        if (text.size() == 10 && cel::ParseTimestamp(text + "T00:00:00Z", &t)) return cel::Value::OfTimestamp(t);
+      } else if (format == "duration") {
+        if (auto nanos = protobuf::ParseGoDuration(text)) return cel::Value::OfDuration(cel::Duration{*nanos});
+      } else if (format == "byte") {
+        if (auto bytes = protobuf::Base64StdDecode(text)) return cel::Value::Bytes(std::move(*bytes));
       }
       return cel::FromJson(v);
+    }
     default: return cel::FromJson(v);
   }
 }
 
-void Collect(const Schema* s, std::map<const Schema*, std::vector<CompiledRule>>* rules,
+void Collect(const Schema* s, bool resource, std::map<const Schema*, std::vector<CompiledRule>>* rules,
              std::map<const Schema*, bool>* below, int depth) {
   if (s == nullptr || depth > 1000 || below->contains(s)) return;
   (*below)[s] = false;
   bool any = false;
   if (const json* r = s->CelRules(); r != nullptr && r->is_array() && !r->empty()) {
     auto& compiled = (*rules)[s];
-    for (const auto& rule : *r) compiled.push_back(CompileRule(rule));
+    for (const auto& rule : *r) compiled.push_back(CompileRule(rule, s, resource));
     any = true;
   }
   auto child = [&](const Schema* c) {
-    Collect(c, rules, below, depth + 1);
+    if (c != nullptr) Collect(c, c->EmbeddedResource(), rules, below, depth + 1);
     if (c != nullptr && (*below)[c]) any = true;
   };
   if (s->type() == Schema::Type::kObject) {
@@ -150,7 +169,7 @@ void Collect(const Schema* s, std::map<const Schema*, std::vector<CompiledRule>>
 
 }  // namespace
 
-CompiledRule CompileRule(const json& rule, std::string* message_error) {
+CompiledRule CompileRule(const json& rule, const Schema* node, bool resource_root, std::string* message_error) {
   CompiledRule c;
   c.rule = StringField(rule, "rule");
   c.message = StringField(rule, "message");
@@ -159,19 +178,34 @@ CompiledRule CompileRule(const json& rule, std::string* message_error) {
   c.field_path = NormalizeFieldPath(StringField(rule, "fieldPath"));
   if (auto it = rule.find("optionalOldSelf"); it != rule.end() && it->is_boolean()) c.optional_old_self = it->get<bool>();
   if (Trim(c.rule).empty()) return c;
-  auto program = RuleEnvironment().Compile(c.rule);
+  cel::TypeRef self_type = SchemaCelType(node, resource_root);
+  if (!self_type) self_type = cel::Type::Dyn();
+  cel::Environment env = BaseEnvironment();
+  env.DeclareVariable("self", self_type);
+  env.DeclareVariable("oldSelf", c.optional_old_self ? cel::Type::Optional(self_type) : self_type);
+  auto program = env.Compile(c.rule);
   if (!program.ok()) {
     c.compile_error = "compilation failed: " + program.status().message();
     return c;
   }
+  const cel::TypeKind result = (*program)->output_type()->kind();
+  if (result != cel::TypeKind::kBool && result != cel::TypeKind::kDyn) {
+    c.compile_error = "cel expression must evaluate to a bool";
+    return c;
+  }
   c.program = *program;
   c.uses_old_self = c.program->References("oldSelf");
+  c.max_cost = cel::EstimateCost(c.program->expr(), c.program->checked(), self_type).max;
+  c.max_cardinality = static_cast<uint64_t>(kCelMaxRequestSizeBytes) / (self_type->min_serialized_size() + 1);
   if (!c.message_expression.empty()) {
-    auto message = RuleEnvironment().Compile(c.message_expression);
-    if (message.ok()) {
+    auto message = env.Compile(c.message_expression);
+    if (!message.ok()) {
+      if (message_error != nullptr) *message_error = "messageExpression compilation failed: " + message.status().message();
+    } else if (const cel::TypeKind k = (*message)->output_type()->kind(); k != cel::TypeKind::kString && k != cel::TypeKind::kDyn) {
+      if (message_error != nullptr) *message_error = "messageExpression must evaluate to a string";
+    } else {
       c.message_program = *message;
-    } else if (message_error != nullptr) {
-      *message_error = "messageExpression compilation failed: " + message.status().message();
+      c.message_max_cost = cel::EstimateCost(c.message_program->expr(), c.message_program->checked(), self_type).max;
     }
   }
   return c;
@@ -180,7 +214,7 @@ CompiledRule CompileRule(const json& rule, std::string* message_error) {
 std::shared_ptr<const ValidationRules> ValidationRules::Compile(const Schema* root) {
   auto rules = std::make_shared<ValidationRules>();
   rules->root_ = root;
-  Collect(root, &rules->rules_, &rules->has_rules_below_, 0);
+  Collect(root, /*resource=*/true, &rules->rules_, &rules->has_rules_below_, 0);
   if (rules->rules_.empty()) return nullptr;
   return rules;
 }
@@ -214,8 +248,15 @@ class RuleWalker {
         std::string child_path = map ? path + "[" + it.key() + "]" : (path.empty() ? "" : path + ".") + it.key();
         // A resource's converted metadata is cut down to its name: that child converts afresh.
         const bool cut = resource && it.key() == "metadata";
-        Walk(child, *it, old_child, child_path, child->EmbeddedResource(),
-             reuse && !cut ? self->FindField(it.key()) : nullptr);
+        const cel::Value* converted = nullptr;
+        if (reuse && !cut) {
+          if (map) {
+            converted = self->FindField(it.key());
+          } else if (auto name = EscapeCelFieldName(it.key())) {
+            converted = self->FindField(*name);
+          }
+        }
+        Walk(child, *it, old_child, child_path, child->EmbeddedResource(), converted);
       }
     } else if (v.is_array() && s->type() == Schema::Type::kArray) {
       const Schema* item = s->Items();

@@ -5,8 +5,9 @@
 //    values); a rule that reads `oldSelf` is a transition rule, run on update only where an old
 //    value correlates (object fields and map entries by key, list-type map items by their keys,
 //    nothing else), unless optionalOldSelf makes `oldSelf` an optional;
-//  - values are typed from the schema: integers as int, numbers as double, date-time strings as
-//    timestamps, byte strings as bytes, int-or-string as either; a resource root (and an
+//  - values are typed from the schema: integers as int, numbers as double, date and date-time
+//    strings as timestamps, duration strings as durations, byte strings as bytes, int-or-string
+//    as either; object properties under their escaped names (`__dash__` …); a resource root (and an
 //    embedded resource) shows apiVersion, kind and only metadata.name / generateName;
 //  - a false result is a 422 cause at the node's path (joined with the rule's fieldPath): its
 //    message, else the messageExpression's, else "failed rule: <rule>"; the cause type follows
@@ -16,9 +17,13 @@
 //    old value is not reported.
 // CRD validation uses CompileRule to refuse rules that do not compile.
 //
-// Not done yet (issue 9 keeps them open): static type checking against the schema (type errors,
-// "must evaluate to a bool"), the static cost estimate, list-type set/map equality semantics,
-// kube's extended libraries (lists, regex, URLs, IPs, quantities, strings ext ...).
+// Rules are type-checked against the schema when compiled (cel_schema_types.h): a rule that
+// selects an undeclared field, misuses a type or does not evaluate to a bool does not compile.
+//
+// CRD validation refuses rules whose estimated cost, times how often their node can occur, is
+// over kube's per-rule or per-CRD limit (kStaticEstimatedCostLimit, kStaticEstimatedCrdCostLimit).
+//
+// Not done yet (issue 9 keeps it open): list-type set/map equality semantics.
 //
 // Thread-safety: immutable once compiled; evaluation is safe from many threads.
 #pragma once
@@ -40,6 +45,10 @@ namespace kube::apiextensions {
 // RuntimeCELCostBudget and PerCallLimit).
 inline constexpr uint64_t kRuntimeCelCostBudget = 10000000;
 inline constexpr uint64_t kPerCallCostLimit = 1000000;
+// The static limits on estimated costs: one rule (times its node's cardinality) and all rules of
+// a CRD version's schema together.
+inline constexpr uint64_t kStaticEstimatedCostLimit = 10000000;
+inline constexpr uint64_t kStaticEstimatedCrdCostLimit = 100000000;
 
 struct CompiledRule {
   std::string rule, message, message_expression, reason, field_path;
@@ -48,13 +57,21 @@ struct CompiledRule {
   std::shared_ptr<const cel::Program> message_program;  // null: none, or it did not compile
   std::string compile_error;                            // cel-go's rendering, when program is null
   bool uses_old_self = false;
+  // The static cost estimates (cost_estimator.h) of the rule and of its messageExpression, and
+  // how many times the rule's node can occur in a request of the largest size, given the least
+  // bytes its values take (kube's maxCardinality).
+  uint64_t max_cost = 0, message_max_cost = 0, max_cardinality = 0;
 };
 
 // Compiles one rule (as written in the CRD: rule, message, messageExpression, reason, fieldPath,
-// optionalOldSelf) against an environment with `self` and `oldSelf` declared. Compile errors are
-// in compile_error ("compilation failed: ERROR: <input>...") and, for messageExpression, in
-// *message_error ("messageExpression compilation failed: ...").
-CompiledRule CompileRule(const nlohmann::json& rule, std::string* message_error = nullptr);
+// optionalOldSelf) of schema node `node` with `self` and `oldSelf` typed from it
+// (cel_schema_types.h; dyn when `node` is null or not exposed; `resource_root` for the root of a
+// resource or an embedded one). Compile errors are in compile_error ("compilation failed:
+// ERROR: <input>...", "cel expression must evaluate to a bool") and, for messageExpression, in
+// *message_error ("messageExpression compilation failed: ...", "messageExpression must evaluate
+// to a string").
+CompiledRule CompileRule(const nlohmann::json& rule, const schema::Schema* node, bool resource_root,
+                         std::string* message_error = nullptr);
 
 class ValidationRules {
  public:

@@ -90,5 +90,45 @@ refuse "a syntax error is refused" "compilation failed: ERROR: <input>:1:12: Syn
   bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.size >' | k create -f -"
 refuse "an undeclared reference is refused" "undeclared reference to 'size'" \
   bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'size > 1' | k create -f -"
+refuse "a type error against the schema is refused" "undefined field 'sise'" \
+  bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.sise > 1' | k create -f -"
+refuse "a rule must evaluate to a bool" "cel expression must evaluate to a bool" \
+  bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.size + 1' | k create -f -"
+refuse "mixing int and double is a type error, as in kube" "found no matching overload for '_==_' applied to '(int, double)'" \
+  bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.size == 1.0' | k create -f -"
+# A rule looping over a list without maxItems, inside another such loop, costs too much.
+loop_crd() {
+  cat <<YAML
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: loops.ops.example.com}
+spec:
+  group: ops.example.com
+  scope: Namespaced
+  names: {plural: loops, singular: loop, kind: Loop}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              names:
+                type: array
+                $1
+                items: {type: string}
+                x-kubernetes-validations:
+                - rule: self.all(a, self.exists_one(b, a == b))
+YAML
+}
+refuse "an unbounded quadratic rule exceeds the cost budget" \
+  "openAPIV3Schema.properties\[spec\].properties\[names\].x-kubernetes-validations\[0\].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x" \
+  bash -c "$(declare -f loop_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; loop_crd 'x-kubernetes-list-type: atomic' | k create -f -"
+expect "bounded with maxItems and maxLength it is accepted" 'created' \
+  bash -c "$(declare -f loop_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; loop_crd 'maxItems: 20' | sed 's/{type: string}/{type: string, maxLength: 64}/' | k create -f -"
 expect "the server is still serving" '^ok$' curl -s --max-time 5 "$url/healthz"
 finish
