@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "cel/cel.h"
+#include "cel/lib_internal.h"
 #include "cel/stdlib_internal.h"
 #include "util/go_format.h"
 
@@ -303,6 +304,11 @@ void RegisterLists(FunctionRegistry& r) {
 void RegisterKubernetesLibraries(FunctionRegistry& r) {
   RegisterStringsExt(r);
   RegisterLists(r);
+  internal::RegisterRegexLibrary(r);
+  internal::RegisterIpLibrary(r);
+  internal::RegisterCidrLibrary(r);
+  internal::RegisterQuantityLibrary(r);
+  internal::RegisterSemverLibrary(r);
 }
 
 }  // namespace kube::cel
