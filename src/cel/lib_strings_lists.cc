@@ -305,6 +305,7 @@ void RegisterKubernetesLibraries(FunctionRegistry& r) {
   RegisterStringsExt(r);
   RegisterLists(r);
   internal::RegisterRegexLibrary(r);
+  internal::RegisterUrlLibrary(r);
   internal::RegisterIpLibrary(r);
   internal::RegisterCidrLibrary(r);
   internal::RegisterQuantityLibrary(r);
