@@ -310,6 +310,7 @@ void RegisterKubernetesLibraries(FunctionRegistry& r) {
   internal::RegisterCidrLibrary(r);
   internal::RegisterQuantityLibrary(r);
   internal::RegisterSemverLibrary(r);
+  internal::RegisterFormatLibrary(r);
 }
 
 }  // namespace kube::cel
