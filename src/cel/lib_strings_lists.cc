@@ -311,6 +311,8 @@ void RegisterKubernetesLibraries(FunctionRegistry& r) {
   internal::RegisterQuantityLibrary(r);
   internal::RegisterSemverLibrary(r);
   internal::RegisterFormatLibrary(r);
+  internal::RegisterSetsLibrary(r);
+  internal::RegisterListsExtLibrary(r);
 }
 
 }  // namespace kube::cel
