@@ -313,6 +313,7 @@ void RegisterKubernetesLibraries(FunctionRegistry& r) {
   internal::RegisterFormatLibrary(r);
   internal::RegisterSetsLibrary(r);
   internal::RegisterListsExtLibrary(r);
+  internal::RegisterStringFormat(r);
 }
 
 }  // namespace kube::cel
