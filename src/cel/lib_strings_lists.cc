@@ -1,6 +1,6 @@
 // Two of the libraries the Kubernetes CEL environment adds to the standard one:
 //  - cel-go's extended strings (ext.Strings, as kube 1.36 loads it): charAt, indexOf,
-//    lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join, reverse and
+//    lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join and
 //    strings.quote. Indexes count Unicode code points.
 //  - kube's lists library (k8s.io/apiserver/pkg/cel/library/lists.go): isSorted, sum, min, max,
 //    indexOf, lastIndexOf on lists.
@@ -174,11 +174,6 @@ void RegisterStringsExt(FunctionRegistry& r) {
     while (b < e && IsUnicodeSpace(cps[b])) ++b;
     while (e > b && IsUnicodeSpace(cps[e - 1])) --e;
     return Value::String(Join(cps, b, e));
-  });
-  rcv("reverse", {S}, [](const Value* a, CallContext&) {
-    auto cps = CodePoints(a[0].AsString());
-    std::reverse(cps.begin(), cps.end());
-    return Value::String(Join(cps, 0, cps.size()));
   });
   auto join = [](const ValueList& items, const std::string& sep) {
     std::string out;
