@@ -121,9 +121,12 @@ class Environment {
 // Registers the standard library (stdlib_*.cc) into `r`.
 void RegisterStandardLibrary(FunctionRegistry& r);
 
-// The libraries the Kubernetes environment adds (lib_*.cc): cel-go's extended strings and kube's
-// lists library. Kube's regex, URL, IP/CIDR, quantity, semver and format libraries are not here
-// yet.
+// The libraries kube-apiserver 1.36's base environment adds (lib_*.cc), as versioned there:
+// cel-go's extended strings (version 2, with string.format), lists (version 3) and sets; kube's
+// lists, regex, URL, IP, CIDR, quantity, semver (version 1) and format libraries. Library values
+// are opaque (Kind::kOpaque) with kube's type names: net.IP, net.CIDR, kubernetes.URL,
+// kubernetes.Quantity, kubernetes.Semver, kubernetes.NamedFormat. Not here: kube's authz
+// libraries (no authorizer in CRD rules).
 void RegisterKubernetesLibraries(FunctionRegistry& r);
 
 // An RFC 3339 timestamp as CEL's timestamp() reads it; false when malformed or out of range.

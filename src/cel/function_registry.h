@@ -53,13 +53,24 @@ class CallContext {
 };
 
 // An argument kind an overload accepts; kAny accepts every kind (but errors never reach a strict
-// function).
+// function). Param::Opaque("net.IP") accepts only opaque values of that type name, so that
+// libraries sharing a function name (`isLessThan` on quantities and semvers) coexist.
 struct Param {
   static constexpr uint8_t kAny = 0xFF;
   uint8_t kind = kAny;
+  const char* type_name = nullptr;  // kOpaque only: a static string; nullptr accepts any opaque type
   Param() = default;
   Param(Kind k) : kind(static_cast<uint8_t>(k)) {}  // NOLINT: implicit by design
-  bool Accepts(const Value& v) const { return kind == kAny || kind == static_cast<uint8_t>(v.kind()); }
+  static Param Opaque(const char* type_name) {
+    Param p(Kind::kOpaque);
+    p.type_name = type_name;
+    return p;
+  }
+  bool Accepts(const Value& v) const {
+    if (kind == kAny) return true;
+    if (kind != static_cast<uint8_t>(v.kind())) return false;
+    return type_name == nullptr || v.TypeName() == type_name;
+  }
 };
 
 // args[0] is the receiver of a receiver-style call.

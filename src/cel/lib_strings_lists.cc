@@ -1,12 +1,13 @@
 // Two of the libraries the Kubernetes CEL environment adds to the standard one:
 //  - cel-go's extended strings (ext.Strings, as kube 1.36 loads it): charAt, indexOf,
-//    lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join, reverse and
+//    lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join and
 //    strings.quote. Indexes count Unicode code points.
 //  - kube's lists library (k8s.io/apiserver/pkg/cel/library/lists.go): isSorted, sum, min, max,
 //    indexOf, lastIndexOf on lists.
 #include <algorithm>
 
 #include "cel/cel.h"
+#include "cel/lib_internal.h"
 #include "cel/stdlib_internal.h"
 #include "util/go_format.h"
 
@@ -174,11 +175,6 @@ void RegisterStringsExt(FunctionRegistry& r) {
     while (e > b && IsUnicodeSpace(cps[e - 1])) --e;
     return Value::String(Join(cps, b, e));
   });
-  rcv("reverse", {S}, [](const Value* a, CallContext&) {
-    auto cps = CodePoints(a[0].AsString());
-    std::reverse(cps.begin(), cps.end());
-    return Value::String(Join(cps, 0, cps.size()));
-  });
   auto join = [](const ValueList& items, const std::string& sep) {
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -303,6 +299,16 @@ void RegisterLists(FunctionRegistry& r) {
 void RegisterKubernetesLibraries(FunctionRegistry& r) {
   RegisterStringsExt(r);
   RegisterLists(r);
+  internal::RegisterRegexLibrary(r);
+  internal::RegisterUrlLibrary(r);
+  internal::RegisterIpLibrary(r);
+  internal::RegisterCidrLibrary(r);
+  internal::RegisterQuantityLibrary(r);
+  internal::RegisterSemverLibrary(r);
+  internal::RegisterFormatLibrary(r);
+  internal::RegisterSetsLibrary(r);
+  internal::RegisterListsExtLibrary(r);
+  internal::RegisterStringFormat(r);
 }
 
 }  // namespace kube::cel

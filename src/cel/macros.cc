@@ -126,6 +126,33 @@ ExprPtr Filtered(ExprFactory& f, ExprPtr predicate, ExprPtr step, int32_t offset
   return f.Call("_?_:_", Args(std::move(predicate), std::move(step), Accu(f, offset)), offset);
 }
 
+// cel-go's sortBy (ext.Lists): `r.sortBy(x, key)` binds r once, then sorts it by the keys
+// `r.map(x, key)`: cel.bind(@__sortBy_input__, r, @__sortBy_input__.@sortByAssociatedKeys(...)).
+ExprPtr SortBy(ExprFactory& f, ExprPtr* target, std::vector<ExprPtr>* args, int32_t offset, std::string* error) {
+  auto& a = *args;
+  const ExprKind k = (*target)->kind;
+  if (k != ExprKind::kList && k != ExprKind::kSelect && k != ExprKind::kIdent && k != ExprKind::kComprehension &&
+      k != ExprKind::kCall) {
+    *error = "sortBy can only be applied to a list, identifier, comprehension, call or select expression";
+    return nullptr;
+  }
+  if (a[0]->kind != ExprKind::kIdent) {
+    *error = "argument is not an identifier";
+    return nullptr;
+  }
+  const std::string input = "@__sortBy_input__";
+  Comprehension keys;
+  keys.range = f.Ident(input, offset);
+  keys.var = a[0]->name;
+  keys.init = f.List({}, offset);
+  keys.condition = f.Const(Value::Bool(true), offset);
+  keys.step = Append(f, std::move(a[1]), offset);
+  keys.result = Accu(f, offset);
+  ExprPtr sorted =
+      f.ReceiverCall("@sortByAssociatedKeys", f.Ident(input, offset), Args(Build(f, std::move(keys), offset)), offset);
+  return Bind(f, input, std::move(*target), std::move(sorted), offset);
+}
+
 }  // namespace
 
 std::optional<ExprPtr> ExpandMacro(ExprFactory& f, std::string_view function, ExprPtr* target,
@@ -150,6 +177,8 @@ std::optional<ExprPtr> ExpandMacro(ExprFactory& f, std::string_view function, Ex
     }
     return Bind(f, a[0]->name, std::move(a[1]), std::move(a[2]), offset);
   }
+
+  if (function == "sortBy" && n == 2) return SortBy(f, target, args, offset, error);
 
   // The comprehension macros: receiver, then one or two variable names, then expressions.
   const bool one_var = function == "all" || function == "exists" || function == "exists_one" ||

@@ -10,6 +10,7 @@
 //                                 → two-variable comprehensions (cel-go ext.TwoVarComprehensions)
 //   o.optMap(x, t) / o.optFlatMap(x, t)   → optional chaining (cel-go optional library)
 //   cel.bind(x, init, e)          → e with x bound to init (cel-go ext.Bindings)
+//   r.sortBy(x, key)              → r sorted by key (cel-go ext.Lists)
 //
 // Internal to the parser. Thread-safety: an ExprFactory is used by one thread.
 #pragma once

@@ -34,6 +34,11 @@ Value Value::Error(std::string message) {
   return Value(ErrorPayload{std::make_shared<const std::string>(std::move(message))});
 }
 
+// Values are copied everywhere (arguments, list elements, map entries): keep them a tag and 16 bytes.
+static_assert(sizeof(Value) <= 24, "Value grew");
+
+Value Value::Opaque(std::shared_ptr<const OpaqueObject> object) { return Value(OpaquePayload{std::move(object)}); }
+
 namespace {
 
 // Numeric comparison across int, uint and double: -1, 0, 1, or 2 when unordered (NaN).
@@ -131,6 +136,10 @@ bool Equal(const Value& a, const Value& b) {
       if (x == nullptr || y == nullptr) return x == y;
       return Equal(*x, *y);
     }
+    case Kind::kOpaque: {
+      const OpaqueObject &x = a.AsOpaque(), &y = b.AsOpaque();
+      return x.TypeName() == y.TypeName() && x.Equals(y);
+    }
     default: return false;
   }
 }
@@ -185,6 +194,7 @@ std::string_view Value::TypeName() const {
     case Kind::kType: return "type";
     case Kind::kOptional: return "optional_type";
     case Kind::kError: return "*types.Err";
+    case Kind::kOpaque: return AsOpaque().TypeName();
   }
   return "dyn";
 }
@@ -298,6 +308,7 @@ void Render(const Value& v, std::string* out) {
       }
       return;
     case Kind::kError: *out += "error(" + v.ErrorMessage() + ")"; return;
+    case Kind::kOpaque: *out += v.AsOpaque().DebugString(); return;
   }
 }
 

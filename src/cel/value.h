@@ -1,6 +1,7 @@
 // CEL runtime values (cel-spec langdef "Values"): null, bool, int (int64), uint (uint64), double,
 // string (UTF-8; sizes and indexes count Unicode code points), bytes, list, map, timestamp,
-// duration, type, optional and error. Errors are values: functions return them and strict
+// duration, type, optional, error and opaque objects (the Kubernetes libraries' IP, CIDR, URL,
+// Quantity, Semver and named-format values). Errors are values: functions return them and strict
 // functions propagate them, so that `&&`/`||` can absorb them as the spec requires.
 //
 // A Value is small (a tag and 16 bytes) and cheap to copy: strings, bytes, lists, maps, optionals
@@ -42,6 +43,7 @@ enum class Kind : uint8_t {
   kType,
   kOptional,
   kError,
+  kOpaque,  // an OpaqueObject: a library type CEL knows only by name (`net.IP`, `kubernetes.URL`)
 };
 
 // A point in time: seconds since the Unix epoch and nanoseconds within the second (0..999999999).
@@ -68,6 +70,19 @@ struct TypeValue {
   std::string_view Name() const { return name ? std::string_view(*name) : std::string_view("dyn"); }
 };
 
+// The payload of a kOpaque value: an immutable object of a library type. Values of one type name
+// are compared with Equals; values of different type names are never equal.
+class OpaqueObject {
+ public:
+  virtual ~OpaqueObject() = default;
+  // The CEL type name, e.g. "net.IP"; stable for the object's lifetime.
+  virtual std::string_view TypeName() const = 0;
+  // REQUIRES: other.TypeName() == TypeName().
+  virtual bool Equals(const OpaqueObject& other) const = 0;
+  // A rendering for messages and tests, e.g. `ip("10.0.0.1")`.
+  virtual std::string DebugString() const = 0;
+};
+
 using ValueList = std::vector<Value>;
 using MapEntries = std::vector<std::pair<Value, Value>>;
 
@@ -82,6 +97,9 @@ struct OptionalPayload {
 };
 struct ErrorPayload {
   std::shared_ptr<const std::string> message;
+};
+struct OpaquePayload {
+  std::shared_ptr<const OpaqueObject> object;  // never null
 };
 
 class Value {
@@ -104,6 +122,8 @@ class Value {
   static Value OptionalOf(Value v);
   static Value OptionalNone();
   static Value Error(std::string message);
+  // REQUIRES: object != nullptr.
+  static Value Opaque(std::shared_ptr<const OpaqueObject> object);
 
   Kind kind() const { return static_cast<Kind>(v_.index()); }
   bool IsError() const { return kind() == Kind::kError; }
@@ -123,6 +143,12 @@ class Value {
   // kOptional: the value, or nullptr for none.
   const Value* OptionalValue() const { return std::get<OptionalPayload>(v_).value.get(); }
   const std::string& ErrorMessage() const { return *std::get<ErrorPayload>(v_).message; }
+  const OpaqueObject& AsOpaque() const { return *std::get<OpaquePayload>(v_).object; }
+  // kOpaque: the object as T when its dynamic type is T, else nullptr.
+  template <class T>
+  const T* OpaqueAs() const {
+    return kind() == Kind::kOpaque ? dynamic_cast<const T*>(std::get<OpaquePayload>(v_).object.get()) : nullptr;
+  }
 
   // kMap: the value of `key`, or nullptr.
   const Value* Find(const Value& key) const;
@@ -134,7 +160,7 @@ class Value {
  private:
   using Storage = std::variant<std::monostate, bool, int64_t, uint64_t, double, StringPayload, BytesPayload,
                                std::shared_ptr<const ValueList>, std::shared_ptr<const MapEntries>, Timestamp,
-                               Duration, TypeValue, OptionalPayload, ErrorPayload>;
+                               Duration, TypeValue, OptionalPayload, ErrorPayload, OpaquePayload>;
   template <class T>
   explicit Value(T v) : v_(std::move(v)) {}
   Storage v_;

@@ -1,0 +1,117 @@
+#include <doctest/doctest.h>
+
+#include "cel/lib_test_helpers.h"
+
+namespace kube::cel {
+namespace {
+
+using testing::Eval;
+
+TEST_CASE("ip: parsing, canonical strings and kube's error messages") {
+  CHECK(Eval("ip('192.168.0.1') == ip('192.168.0.1')") == "true");
+  CHECK(Eval("ip('192.168.0.1') == ip('192.168.0.2')") == "false");
+  CHECK(Eval("string(ip('2001:0DB8:0000:0000:0000:0000:0000:0001'))") == "\"2001:db8::1\"");
+  CHECK(Eval("string(ip('1:0:0:1:0:0:0:1'))") == "\"1:0:0:1::1\"");
+  CHECK(Eval("string(ip('1:0:0:1:0:0:1:1'))") == "\"1::1:0:0:1:1\"");
+  CHECK(Eval("string(ip('::'))") == "\"::\"");
+  CHECK(Eval("string(ip('::1.2.3.4'))") == "\"::102:304\"");
+  CHECK(Eval("type(ip('10.0.0.1'))") == "net.IP");
+  CHECK(Eval("ip('1.2.3')") ==
+        "error: IP Address \"1.2.3\" parse error during conversion from string: ParseAddr(\"1.2.3\"): IPv4 address too short");
+  CHECK(Eval("ip('')") ==
+        "error: IP Address \"\" parse error during conversion from string: ParseAddr(\"\"): unable to parse IP");
+  CHECK(Eval("ip('01.2.3.4')").ends_with("ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero"));
+  CHECK(Eval("ip('1.2.3.256')").ends_with("IPv4 field has value >255"));
+  CHECK(Eval("ip('1..2.3')").ends_with("IPv4 field must have at least one digit (at \".2.3\")"));
+  CHECK(Eval("ip('1.2.3.4.5')").ends_with("IPv4 address too long"));
+  CHECK(Eval("ip('1.2.3.x')").ends_with("unexpected character (at \"x\")"));
+  CHECK(Eval("ip('1::2::3')").ends_with("multiple :: in address (at \":3\")"));
+  CHECK(Eval("ip('1:2:3:4:5:6:7')").ends_with("address string too short"));
+  CHECK(Eval("ip('1:2:3:4:5:6:7:8:9')").ends_with("trailing garbage after address (at \"9\")"));
+  CHECK(Eval("ip('12345::')").ends_with("IPv6 field has value >=2^16 (at \"12345::\")"));
+  CHECK(Eval("ip('1:2:3:4::5:6:7:8')").ends_with("the :: must expand to at least one field of zeros"));
+  CHECK(Eval("ip('%eth0')").ends_with("ParseAddr(\"%eth0\"): missing IPv6 address"));
+  CHECK(Eval("ip('fe80::1%')").ends_with("zone must be a non-empty string"));
+  CHECK(Eval("ip('fe80::1%eth0')") == "error: IP address \"fe80::1%eth0\" with zone value is not allowed");
+  CHECK(Eval("ip('::ffff:1.2.3.4')") == "error: IPv4-mapped IPv6 address \"::ffff:1.2.3.4\" is not allowed");
+  CHECK(Eval("ip('\\xff\\x00')").starts_with("error: IP Address \""));
+}
+
+TEST_CASE("ip: isIP and ip.isCanonical") {
+  CHECK(Eval("isIP('1.2.3.4')") == "true");
+  CHECK(Eval("isIP('::1')") == "true");
+  CHECK(Eval("isIP('foo')") == "false");
+  CHECK(Eval("isIP('')") == "false");
+  CHECK(Eval("isIP('::ffff:1.2.3.4')") == "false");
+  CHECK(Eval("ip.isCanonical('2001:db8::1')") == "true");
+  CHECK(Eval("ip.isCanonical('2001:DB8::1')") == "false");
+  CHECK(Eval("ip.isCanonical('2001:db8:0::1')") == "false");
+  CHECK(Eval("ip.isCanonical('127.0.0.1')") == "true");
+  CHECK(Eval("ip.isCanonical('1.2.3')").starts_with("error: IP Address \"1.2.3\""));
+}
+
+TEST_CASE("ip: family and address classes as netip defines them") {
+  CHECK(Eval("ip('1.2.3.4').family()") == "4");
+  CHECK(Eval("ip('::1').family()") == "6");
+  CHECK(Eval("[ip('0.0.0.0').isUnspecified(), ip('::').isUnspecified(), ip('0.0.0.1').isUnspecified()]") ==
+        "[true, true, false]");
+  CHECK(Eval("[ip('127.0.0.5').isLoopback(), ip('::1').isLoopback(), ip('::2').isLoopback()]") == "[true, true, false]");
+  CHECK(Eval("[ip('224.0.0.1').isLinkLocalMulticast(), ip('ff02::1').isLinkLocalMulticast(), "
+             "ip('224.0.1.1').isLinkLocalMulticast(), ip('ff05::1').isLinkLocalMulticast()]") ==
+        "[true, true, false, false]");
+  CHECK(Eval("[ip('169.254.1.1').isLinkLocalUnicast(), ip('fe80::1').isLinkLocalUnicast(), "
+             "ip('fec0::1').isLinkLocalUnicast()]") == "[true, true, false]");
+  CHECK(Eval("[ip('8.8.8.8').isGlobalUnicast(), ip('10.0.0.1').isGlobalUnicast(), "
+             "ip('255.255.255.255').isGlobalUnicast(), ip('0.0.0.0').isGlobalUnicast(), "
+             "ip('2001:db8::1').isGlobalUnicast(), ip('::1').isGlobalUnicast(), ip('ff00::1').isGlobalUnicast(), "
+             "ip('fe80::1').isGlobalUnicast(), ip('224.0.0.1').isGlobalUnicast()]") ==
+        "[true, true, false, false, true, false, false, false, false]");
+  CHECK(Eval("'1.2.3.4'.family()").starts_with("error: no such overload"));
+}
+
+TEST_CASE("cidr: parsing and kube's doubled error prefix") {
+  CHECK(Eval("cidr('10.0.0.0/8') == cidr('10.0.0.0/8')") == "true");
+  CHECK(Eval("cidr('10.0.0.1/8') == cidr('10.0.0.0/8')") == "false");
+  CHECK(Eval("string(cidr('2001:DB8::/32'))") == "\"2001:db8::/32\"");
+  CHECK(Eval("type(cidr('10.0.0.0/8'))") == "net.CIDR");
+  const std::string prefix =
+      "error: network address parse error during conversion from string: network address parse error during "
+      "conversion from string: netip.ParsePrefix(";
+  CHECK(Eval("cidr('1.2.3.4')") == prefix + "\"1.2.3.4\"): no '/'");
+  CHECK(Eval("cidr('1.2.3.4/33')") == prefix + "\"1.2.3.4/33\"): prefix length out of range");
+  CHECK(Eval("cidr('::/129')") == prefix + "\"::/129\"): prefix length out of range");
+  CHECK(Eval("cidr('1.2.3.4/08')") == prefix + "\"1.2.3.4/08\"): bad bits after slash: \"08\"");
+  CHECK(Eval("cidr('1.2.3.4/-1')") == prefix + "\"1.2.3.4/-1\"): bad bits after slash: \"-1\"");
+  CHECK(Eval("cidr('1.2.3.4/')") == prefix + "\"1.2.3.4/\"): bad bits after slash: \"\"");
+  CHECK(Eval("cidr('1.2.3/8')") == prefix + "\"1.2.3/8\"): ParseAddr(\"1.2.3\"): IPv4 address too short");
+  CHECK(Eval("cidr('fe80::%eth0/64')") == prefix + "\"fe80::%eth0/64\"): IPv6 zones cannot be present in a prefix");
+  CHECK(Eval("cidr('::ffff:1.2.3.4/96')") ==
+        "error: network address parse error during conversion from string: IPv4-mapped IPv6 address "
+        "\"::ffff:1.2.3.4/96\" is not allowed");
+  CHECK(Eval("[isCIDR('10.0.0.0/8'), isCIDR('10.0.0.0'), isCIDR(''), isCIDR('::/0')]") == "[true, false, false, true]");
+}
+
+TEST_CASE("cidr: containment, ip, masked and prefixLength") {
+  CHECK(Eval("cidr('192.168.0.0/24').containsIP(ip('192.168.0.1'))") == "true");
+  CHECK(Eval("cidr('192.168.0.0/24').containsIP('192.168.1.1')") == "false");
+  CHECK(Eval("cidr('192.168.0.0/24').containsIP('::1')") == "false");
+  CHECK(Eval("cidr('0.0.0.0/0').containsIP('255.255.255.255')") == "true");
+  CHECK(Eval("cidr('::/0').containsIP('1.2.3.4')") == "false");
+  CHECK(Eval("cidr('2001:db8::/32').containsIP('2001:db8:ffff::1')") == "true");
+  CHECK(Eval("cidr('10.0.0.0/8').containsIP('10.0.0')").starts_with("error: IP Address \"10.0.0\""));
+  CHECK(Eval("cidr('192.168.0.0/24').containsCIDR('192.168.0.0/25')") == "true");
+  CHECK(Eval("cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/24'))") == "true");
+  CHECK(Eval("cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/23'))") == "false");
+  CHECK(Eval("cidr('192.168.0.0/24').containsCIDR('192.168.1.0/25')") == "false");
+  CHECK(Eval("cidr('192.168.0.0/24').containsCIDR('::/0')") == "false");
+  CHECK(Eval("cidr('10.0.0.0/8').containsCIDR('10.0.0.0')").starts_with("error: network address parse error"));
+  CHECK(Eval("cidr('192.168.0.1/24').ip() == ip('192.168.0.1')") == "true");
+  CHECK(Eval("string(cidr('192.168.0.1/24').masked())") == "\"192.168.0.0/24\"");
+  CHECK(Eval("string(cidr('2001:db8:ffff::1/33').masked())") == "\"2001:db8:8000::/33\"");
+  CHECK(Eval("cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24')") == "true");
+  CHECK(Eval("cidr('192.168.0.1/24').prefixLength()") == "24");
+  CHECK(Eval("cidr('::/0').prefixLength()") == "0");
+}
+
+}  // namespace
+}  // namespace kube::cel

@@ -1,0 +1,67 @@
+// kube's URL library (k8s.io/apiserver/pkg/cel/library/urls.go): the opaque type
+// `kubernetes.URL`. url(s) accepts what Go's url.ParseRequestURI accepts (an absolute URI or an
+// absolute path; no relative references) and keeps url.Parse's reading of it (the fragment
+// split off); isURL(s) tells whether url(s) would succeed. Members: getScheme, getHost (with the
+// port), getHostname (without port or IPv6 brackets), getPort, getEscapedPath and getQuery (a
+// map from each key to its values in order). Two URLs are equal when their Go renderings are.
+#include "cel/go_url.h"
+#include "cel/lib_internal.h"
+#include "util/go_format.h"
+
+namespace kube::cel::internal {
+
+namespace {
+
+constexpr Kind S = Kind::kString;
+constexpr char kUrlType[] = "kubernetes.URL";
+
+class UrlObject final : public OpaqueObject {
+ public:
+  explicit UrlObject(GoUrl url) : url_(std::move(url)), text_(url_.String()) {}
+  std::string_view TypeName() const override { return kUrlType; }
+  bool Equals(const OpaqueObject& other) const override { return text_ == static_cast<const UrlObject&>(other).text_; }
+  std::string DebugString() const override { return "url(" + GoQuote(text_) + ")"; }
+  const GoUrl& url() const { return url_; }
+
+ private:
+  GoUrl url_;
+  std::string text_;  // url_.String(), what equality compares
+};
+
+const GoUrl& U(const Value& v) { return static_cast<const UrlObject&>(v.AsOpaque()).url(); }
+
+}  // namespace
+
+void RegisterUrlLibrary(FunctionRegistry& r) {
+  const Param url = Param::Opaque(kUrlType);
+  AddGlobal(r, "url", {S}, [](const Value* a, CallContext& ctx) {
+    const std::string& s = a[0].AsString();
+    ctx.AddCost(TraversalCost(s.size()));
+    std::string error;
+    if (!ParseRequestUri(s, &error)) return Value::Error("URL parse error during conversion from string: " + error);
+    std::optional<GoUrl> parsed = ParseUrl(s, &error);
+    if (!parsed) return Value::Error("URL parse error during conversion from string: " + error);
+    return Value::Opaque(std::make_shared<const UrlObject>(std::move(*parsed)));
+  });
+  AddGlobal(r, "isURL", {S}, [](const Value* a, CallContext& ctx) {
+    ctx.AddCost(TraversalCost(a[0].AsString().size()));
+    std::string error;
+    return Value::Bool(ParseRequestUri(a[0].AsString(), &error).has_value());
+  });
+  AddMember(r, "getScheme", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).scheme); });
+  AddMember(r, "getHost", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).host); });
+  AddMember(r, "getHostname", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).Hostname()); });
+  AddMember(r, "getPort", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).Port()); });
+  AddMember(r, "getEscapedPath", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).EscapedPath()); });
+  AddMember(r, "getQuery", {url}, [](const Value* a, CallContext&) {
+    MapEntries entries;
+    for (auto& [key, values] : U(a[0]).Query()) {
+      ValueList items;
+      for (auto& v : values) items.push_back(Value::String(std::move(v)));
+      entries.emplace_back(Value::String(key), Value::List(std::move(items)));
+    }
+    return Value::Map(std::move(entries));
+  });
+}
+
+}  // namespace kube::cel::internal
