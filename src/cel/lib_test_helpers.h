@@ -10,8 +10,9 @@
 
 namespace kube::cel::testing {
 
+// Unchecked: these tests are about run-time semantics (as cel-spec's disable_check).
 inline std::string Eval(std::string_view src, uint64_t* cost = nullptr) {
-  Environment env;
+  Environment env({.check_types = false});
   RegisterKubernetesLibraries(env.functions());
   auto program = env.Compile(src);
   if (!program.ok()) return "compile: " + program.status().message();

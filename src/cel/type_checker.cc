@@ -168,17 +168,15 @@ class Checker {
 
   TypeRef FreshParam() { return Type::Param("_var" + std::to_string(next_param_++)); }
 
-  // The common type of aggregate literal elements: homogeneous, or an error (kube enables
-  // cel-go's HomogeneousAggregateLiterals).
-  TypeRef Join(const Expr& at, const TypeRef& previous, const TypeRef& current) {
+  // The common type of aggregate literal elements, dyn when they differ (mixed literals are
+  // refused afterwards by the homogeneity check, outside string.format arguments).
+  TypeRef Join(const TypeRef& previous, const TypeRef& current) {
     if (!previous) return current;
     if (TryUnify(previous, current)) {
       const TypeRef p = Substitute(previous, false), c = Substitute(current, false);
       return IsDynOrError(*p) ? p : (IsDynOrError(*c) ? c : previous);
     }
-    Error(at, "expected type '" + FormatType(*Substitute(previous, true)) + "' but found '" +
-                  FormatType(*Substitute(current, true)) + "'");
-    return Type::Error();
+    return Type::Dyn();
   }
 
   TypeRef Infer(const Expr& e) {
@@ -193,21 +191,23 @@ class Checker {
       case ExprKind::kSelect: return InferSelect(e);
       case ExprKind::kCall: return InferCall(e);
       case ExprKind::kList: {
+        if (format_args_ == 0) literals_.push_back(&e);
         TypeRef elem;
         for (size_t i = 0; i < e.args.size(); ++i) {
           TypeRef t = Check(*e.args[i]);
           if (IsOptionalIndex(e, i)) t = UnwrapOptional(*e.args[i], t);
-          elem = Join(*e.args[i], elem, t);
+          elem = Join(elem, t);
         }
         return Type::List(elem ? elem : FreshParam());
       }
       case ExprKind::kMap: {
+        if (format_args_ == 0) literals_.push_back(&e);
         TypeRef key, value;
         for (const auto& en : e.entries) {
-          key = Join(*en.key, key, Check(*en.key));
+          key = Join(key, Check(*en.key));
           TypeRef v = Check(*en.value);
           if (en.optional) v = UnwrapOptional(*en.value, v);
-          value = Join(*en.value, value, v);
+          value = Join(value, v);
         }
         if (!key) return Type::Map(FreshParam(), FreshParam());
         return Type::Map(key, value);
@@ -279,7 +279,11 @@ class Checker {
     }
     std::vector<TypeRef> args;
     if (e.target) args.push_back(Check(*e.target));
+    // string.format takes a list of mixed values: its literals are exempt from homogeneity.
+    const bool format = e.name == "format";
+    format_args_ += format;
     for (const auto& a : e.args) args.push_back(Check(*a));
+    format_args_ -= format;
     if (e.name == "_&&_" || e.name == "_||_") {
       for (size_t i = 0; i < args.size(); ++i) {
         if (!TryUnify(Type::Bool(), args[i])) {
@@ -414,10 +418,59 @@ class Checker {
   const std::map<std::string, TypeRef, std::less<>>& variables_;
   const FunctionDecls& decls_;
   TypeCheckResult* out_;
+
+ public:
+  // List and map literals outside string.format arguments, for CheckHomogeneous.
+  std::vector<const Expr*> literals_;
+
+ private:
+  int format_args_ = 0;
   std::vector<std::pair<std::string, TypeRef>> scopes_;
   Subs subs_;
   int next_param_ = 0;
 };
+
+// kube's HomogeneousAggregateLiterals (cel-go's validator): the elements of a list literal, and
+// the keys and the values of a map literal, have one type.
+void CheckHomogeneous(const std::vector<const Expr*>& literals, TypeCheckResult* result) {
+  auto type_of = [&](const Expr& e, bool optional) {
+    TypeRef t = result->node_types[&e];
+    if (optional && t->kind() == TypeKind::kOptional && !t->params().empty()) t = t->params()[0];
+    return FormatType(*t);
+  };
+  auto mismatch = [&](const Expr& at, const std::string& expected, const std::string& actual) {
+    result->errors.push_back({at.offset, "expected type '" + expected + "' but found '" + actual + "'"});
+  };
+  for (const Expr* literal : literals) {
+    if (literal->kind == ExprKind::kList) {
+      std::string first;
+      for (size_t i = 0; i < literal->args.size(); ++i) {
+        bool optional = false;
+        for (int32_t k : literal->optional_indices) optional |= static_cast<size_t>(k) == i;
+        const std::string t = type_of(*literal->args[i], optional);
+        if (i == 0) {
+          first = t;
+        } else if (t != first) {
+          mismatch(*literal->args[i], first, t);
+          break;
+        }
+      }
+      continue;
+    }
+    std::string key, value;
+    for (size_t i = 0; i < literal->entries.size(); ++i) {
+      const auto& en = literal->entries[i];
+      const std::string k = type_of(*en.key, false), v = type_of(*en.value, en.optional);
+      if (i == 0) {
+        key = k;
+        value = v;
+        continue;
+      }
+      if (k != key) mismatch(*en.key, key, k);
+      if (v != value) mismatch(*en.value, value, v);
+    }
+  }
+}
 
 }  // namespace
 
@@ -428,6 +481,7 @@ TypeCheckResult CheckTypes(const Expr& root, const std::map<std::string, TypeRef
   const TypeRef t = checker.Check(root);
   result.type = checker.Substitute(t, true);
   for (auto& [node, type] : result.node_types) type = checker.Substitute(type, true);
+  if (result.errors.empty()) CheckHomogeneous(checker.literals_, &result);
   return result;
 }
 

@@ -94,7 +94,7 @@ refuse "a type error against the schema is refused" "undefined field 'sise'" \
   bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.sise > 1' | k create -f -"
 refuse "a rule must evaluate to a bool" "cel expression must evaluate to a bool" \
   bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.size + 1' | k create -f -"
-refuse "mixing int and double is a type error, as in kube" "found no matching overload for '_==_' applied to '(int, double)'" \
+refuse "mixing int and double is a type error, as in kube" "found no matching overload for '_==_' applied to '\\(int, double\\)'" \
   bash -c "$(declare -f bad_crd k); kubectl=$kubectl; KUBECACHEDIR=$KUBECACHEDIR; bad_crd 'self.size == 1.0' | k create -f -"
 # A rule looping over a list without maxItems, inside another such loop, costs too much.
 loop_crd() {
