@@ -117,6 +117,15 @@ cel::Value ToCel(const Schema* s, const json& v, bool resource) {
       items.reserve(v.size());
       const Schema* item = s->Items();
       for (const auto& x : v) items.push_back(ToCel(item, x, item != nullptr && item->EmbeddedResource()));
+      // x-kubernetes-list-type gives `==` and `+` kube's set and map-list meanings.
+      if (s->ListType() == "set") return cel::Value::SetList(std::move(items));
+      if (s->ListType() == "map") {
+        std::vector<std::string> keys;
+        for (const auto& k : s->ListMapKeys()) {
+          if (auto name = EscapeCelFieldName(k)) keys.push_back(std::move(*name));
+        }
+        return cel::Value::MapList(std::move(items), std::move(keys));
+      }
       return cel::Value::List(std::move(items));
     }
     case Schema::Type::kNumber:

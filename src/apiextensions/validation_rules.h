@@ -22,8 +22,8 @@
 //
 // CRD validation refuses rules whose estimated cost, times how often their node can occur, is
 // over kube's per-rule or per-CRD limit (kStaticEstimatedCostLimit, kStaticEstimatedCrdCostLimit).
-//
-// Not done yet (issue 9 keeps it open): list-type set/map equality semantics.
+// Lists of x-kubernetes-list-type set and map compare and concatenate as kube's do (order-free
+// equality, `+` as a union / merge by key).
 //
 // Thread-safety: immutable once compiled; evaluation is safe from many threads.
 #pragma once

@@ -197,3 +197,37 @@ TEST_CASE("cel: long operator chains are refused before they can exhaust the sta
 
 }  // namespace
 }  // namespace kube::cel
+
+namespace kube::cel {
+namespace {
+
+TEST_CASE("cel: set and map lists compare and concatenate as kube's list types") {
+  auto eval = [](const char* src, Value a, Value b) {
+    Environment env({.check_types = false});
+    env.DeclareVariable("a");
+    env.DeclareVariable("b");
+    auto p = env.Compile(src);
+    REQUIRE(p.ok());
+    Activation vars;
+    vars.Bind("a", std::move(a));
+    vars.Bind("b", std::move(b));
+    return DebugString((*p)->Evaluate(vars).value);
+  };
+  auto item = [](const char* name, int64_t port) {
+    return Value::Map({{Value::String("name"), Value::String(name)}, {Value::String("port"), Value::Int(port)}});
+  };
+  const Value set12 = Value::SetList({Value::Int(1), Value::Int(2)});
+  const Value plain21 = Value::List({Value::Int(2), Value::Int(1)});
+  CHECK(eval("a == b", set12, plain21) == "true");
+  CHECK(eval("b == a", set12, plain21) == "false");  // the left side's semantics decide, as in kube
+  CHECK(eval("a + b", set12, Value::List({Value::Int(2), Value::Int(3)})) == "[1, 2, 3]");
+  const Value ports = Value::MapList({item("a", 1), item("b", 2)}, {"name"});
+  CHECK(eval("a == b", ports, Value::List({item("b", 2), item("a", 1)})) == "true");
+  CHECK(eval("a == b", ports, Value::List({item("b", 3), item("a", 1)})) == "false");
+  CHECK(eval("a + b", ports, Value::List({item("b", 9), item("c", 3)})) ==
+        R"([{"name": "a", "port": 1}, {"name": "b", "port": 9}, {"name": "c", "port": 3}])");
+  CHECK(eval("a + b", Value::List({Value::Int(1)}), Value::List({Value::Int(1)})) == "[1, 1]");
+}
+
+}  // namespace
+}  // namespace kube::cel

@@ -76,11 +76,7 @@ void Arithmetic(FunctionRegistry& r) {
   add("_+_", L, L, [](const Value* a, CallContext& ctx) {
     const auto &x = a[0].AsList(), &y = a[1].AsList();
     ctx.AddCost((x.size() + y.size()) / 10);
-    ValueList out;
-    out.reserve(x.size() + y.size());
-    out.insert(out.end(), x.begin(), x.end());
-    out.insert(out.end(), y.begin(), y.end());
-    return Value::List(std::move(out));
+    return ConcatLists(a[0], a[1]);
   });
   r.Add("-_", {.params = {I}}, [](const Value* a, CallContext&) {
     return a[0].AsInt() == INT64_MIN ? Overflow() : Value::Int(-a[0].AsInt());

@@ -10,7 +10,96 @@ namespace kube::cel {
 
 Value Value::String(std::string s) { return Value(StringPayload{std::make_shared<const std::string>(std::move(s))}); }
 Value Value::Bytes(std::string b) { return Value(BytesPayload{std::make_shared<const std::string>(std::move(b))}); }
-Value Value::List(ValueList items) { return Value(std::make_shared<const ValueList>(std::move(items))); }
+Value Value::List(ValueList items) { return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items)})); }
+Value Value::SetList(ValueList items) {
+  return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items), ListSemantics::kSet}));
+}
+Value Value::MapList(ValueList items, std::vector<std::string> keys) {
+  return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items), ListSemantics::kMap, std::move(keys)}));
+}
+
+namespace {
+
+bool Contains(const ValueList& list, const Value& v) {
+  for (const auto& x : list) {
+    if (Equal(x, v)) return true;
+  }
+  return false;
+}
+
+// Whether two map list items have the same key: the same value, or both none, in each key field.
+bool SameMapKey(const std::vector<std::string>& keys, const Value& a, const Value& b) {
+  for (const auto& k : keys) {
+    const Value* x = a.FindField(k);
+    const Value* y = b.FindField(k);
+    if ((x == nullptr) != (y == nullptr)) return false;
+    if (x != nullptr && !Equal(*x, *y)) return false;
+  }
+  return true;
+}
+
+bool ListEqual(const ListPayload& x, const ValueList& y) {
+  if (x.items.size() != y.size()) return false;
+  switch (x.semantics) {
+    case ListSemantics::kAtomic:
+      for (size_t i = 0; i < y.size(); ++i) {
+        if (!Equal(x.items[i], y[i])) return false;
+      }
+      return true;
+    case ListSemantics::kSet:
+      for (const auto& v : x.items) {
+        if (!Contains(y, v)) return false;
+      }
+      return true;
+    case ListSemantics::kMap:
+      for (const auto& v : y) {
+        const Value* match = nullptr;
+        for (const auto& item : x.items) {
+          if (item.kind() == Kind::kMap && v.kind() == Kind::kMap && SameMapKey(x.map_keys, item, v)) {
+            match = &item;
+            break;
+          }
+        }
+        if (match == nullptr || !Equal(*match, v)) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Value ConcatLists(const Value& a, const Value& b) {
+  const ListPayload& x = a.AsListPayload();
+  const ValueList& y = b.AsList();
+  ValueList out = x.items;
+  switch (x.semantics) {
+    case ListSemantics::kAtomic:
+      out.insert(out.end(), y.begin(), y.end());
+      return Value::List(std::move(out));
+    case ListSemantics::kSet:
+      for (const auto& v : y) {
+        if (!Contains(out, v)) out.push_back(v);
+      }
+      return Value::SetList(std::move(out));
+    case ListSemantics::kMap: {
+      const size_t original = out.size();
+      for (const auto& v : y) {
+        bool replaced = false;
+        for (size_t i = 0; i < original && v.kind() == Kind::kMap; ++i) {
+          if (out[i].kind() == Kind::kMap && SameMapKey(x.map_keys, out[i], v)) {
+            out[i] = v;
+            replaced = true;
+            break;
+          }
+        }
+        if (!replaced) out.push_back(v);
+      }
+      return Value::MapList(std::move(out), x.map_keys);
+    }
+  }
+  return Value::List(std::move(out));
+}
 
 Value Value::Map(MapEntries entries) {
   // Stable, so that of equal keys the last one written ends last and wins below.
@@ -111,14 +200,7 @@ bool Equal(const Value& a, const Value& b) {
     case Kind::kBool: return a.AsBool() == b.AsBool();
     case Kind::kString: return a.AsString() == b.AsString();
     case Kind::kBytes: return a.AsBytes() == b.AsBytes();
-    case Kind::kList: {
-      const auto &x = a.AsList(), &y = b.AsList();
-      if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); ++i) {
-        if (!Equal(x[i], y[i])) return false;
-      }
-      return true;
-    }
+    case Kind::kList: return ListEqual(a.AsListPayload(), b.AsList());
     case Kind::kMap: {
       const auto &x = a.AsMap(), &y = b.AsMap();
       if (x.size() != y.size()) return false;

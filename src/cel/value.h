@@ -98,6 +98,16 @@ struct OptionalPayload {
 struct ErrorPayload {
   std::shared_ptr<const std::string> message;
 };
+
+// How a list compares and concatenates (Kubernetes x-kubernetes-list-type): atomic lists are
+// CEL lists; sets compare regardless of order and `+` adds only new elements; map lists (of
+// objects identified by their key fields) compare item by key and `+` replaces items by key.
+enum class ListSemantics : uint8_t { kAtomic, kSet, kMap };
+struct ListPayload {
+  ValueList items;
+  ListSemantics semantics = ListSemantics::kAtomic;
+  std::vector<std::string> map_keys;  // kMap: the key field names, as rules see them
+};
 struct OpaquePayload {
   std::shared_ptr<const OpaqueObject> object;  // never null
 };
@@ -113,6 +123,9 @@ class Value {
   static Value String(std::string s);
   static Value Bytes(std::string b);
   static Value List(ValueList items);
+  // A list with Kubernetes list-type semantics (ListSemantics).
+  static Value SetList(ValueList items);
+  static Value MapList(ValueList items, std::vector<std::string> keys);
   // `entries` in any order; a duplicate key keeps the last entry (callers that must refuse
   // duplicates check with MapHasDuplicateKeys first).
   static Value Map(MapEntries entries);
@@ -134,7 +147,9 @@ class Value {
   double AsDouble() const { return std::get<double>(v_); }
   const std::string& AsString() const { return *std::get<StringPayload>(v_).text; }
   const std::string& AsBytes() const { return *std::get<BytesPayload>(v_).data; }
-  const ValueList& AsList() const { return *std::get<std::shared_ptr<const ValueList>>(v_); }
+  const ValueList& AsList() const { return std::get<std::shared_ptr<const ListPayload>>(v_)->items; }
+  // kList: its list-type semantics and, for map lists, key fields.
+  const ListPayload& AsListPayload() const { return *std::get<std::shared_ptr<const ListPayload>>(v_); }
   // Sorted by key (KeyLess).
   const MapEntries& AsMap() const { return *std::get<std::shared_ptr<const MapEntries>>(v_); }
   Timestamp AsTimestamp() const { return std::get<Timestamp>(v_); }
@@ -159,7 +174,7 @@ class Value {
 
  private:
   using Storage = std::variant<std::monostate, bool, int64_t, uint64_t, double, StringPayload, BytesPayload,
-                               std::shared_ptr<const ValueList>, std::shared_ptr<const MapEntries>, Timestamp,
+                               std::shared_ptr<const ListPayload>, std::shared_ptr<const MapEntries>, Timestamp,
                                Duration, TypeValue, OptionalPayload, ErrorPayload, OpaquePayload>;
   template <class T>
   explicit Value(T v) : v_(std::move(v)) {}
@@ -167,8 +182,13 @@ class Value {
 };
 
 // CEL equality (`==`): numeric values compare across int, uint and double; lists and maps
-// element-wise; values of different kinds are unequal. Errors are not handled here.
+// element-wise (a set or map list on the left compares as kube's list types do); values of
+// different kinds are unequal. Errors are not handled here.
 bool Equal(const Value& a, const Value& b);
+
+// `a + b` for lists: concatenation, or for a set or map list on the left kube's union (new
+// elements appended; map list items with the key of an item of `a` replace it in place).
+Value ConcatLists(const Value& a, const Value& b);
 
 // The order of map keys: by kind (bool < numbers < string), then by value; int, uint and double
 // keys compare numerically, so equal numbers sort together.
