@@ -54,7 +54,7 @@ std::vector<std::string> HostileStrings() {
                                   "1." + std::string(5000, '0') + "1"};
   std::mt19937 rng(42);
   const std::string alphabets[] = {"0123456789.+-eEinumkKMGTP", "0123456789abcdef:./%[]", "abc:/?#@[]%25.-_~!$&'()*+,;=",
-                                   "0123456789.-+vabc", std::string("\x00\x7f\x80\xbf\xc0\xff%s.d", 12)};
+                                   "0123456789.-+vabc", std::string("\x00\x7f\x80\xbf\xc0\xff%s.d", 10)};
   for (const auto& alphabet : alphabets) {
     std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1), len(0, 24);
     for (int i = 0; i < 300; ++i) {

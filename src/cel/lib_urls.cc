@@ -17,15 +17,17 @@ constexpr char kUrlType[] = "kubernetes.URL";
 
 class UrlObject final : public OpaqueObject {
  public:
-  explicit UrlObject(GoUrl url) : url_(std::move(url)), text_(url_.String()) {}
+  explicit UrlObject(GoUrl url) : url_(std::move(url)) {}
   std::string_view TypeName() const override { return kUrlType; }
-  bool Equals(const OpaqueObject& other) const override { return text_ == static_cast<const UrlObject&>(other).text_; }
-  std::string DebugString() const override { return "url(" + GoQuote(text_) + ")"; }
+  // Rendered on demand: equality of URLs is rare next to url() and its getters.
+  bool Equals(const OpaqueObject& other) const override {
+    return url_.String() == static_cast<const UrlObject&>(other).url_.String();
+  }
+  std::string DebugString() const override { return "url(" + GoQuote(url_.String()) + ")"; }
   const GoUrl& url() const { return url_; }
 
  private:
   GoUrl url_;
-  std::string text_;  // url_.String(), what equality compares
 };
 
 const GoUrl& U(const Value& v) { return static_cast<const UrlObject&>(v.AsOpaque()).url(); }

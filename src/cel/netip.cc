@@ -336,20 +336,21 @@ bool Prefix::Overlaps(const Prefix& o) const {
 std::string Prefix::String() const { return ip.String() + "/" + std::to_string(bits); }
 
 std::optional<Prefix> ParsePrefix(std::string_view s, std::string* error) {
-  const std::string head = "netip.ParsePrefix(" + GoQuote(s) + "): ";
+  // Built only on failure: parsing valid prefixes is the common, hot case.
+  auto head_of = [s] { return "netip.ParsePrefix(" + GoQuote(s) + "): "; };
   const size_t slash = s.rfind('/');
   if (slash == std::string_view::npos) {
-    *error = head + "no '/'";
+    *error = head_of() + "no '/'";
     return std::nullopt;
   }
   std::string addr_error;
   std::optional<Addr> ip = ParseAddr(s.substr(0, slash), &addr_error);
   if (!ip) {
-    *error = head + addr_error;
+    *error = head_of() + addr_error;
     return std::nullopt;
   }
   if (!ip->is4 && !ip->zone.empty()) {
-    *error = head + "IPv6 zones cannot be present in a prefix";
+    *error = head_of() + "IPv6 zones cannot be present in a prefix";
     return std::nullopt;
   }
   const std::string_view bits_str = s.substr(slash + 1);
@@ -365,14 +366,14 @@ std::optional<Prefix> ParsePrefix(std::string_view s, std::string* error) {
     bool all_digits = !bits_str.empty() && bits_str.size() <= 18 && bits_str[0] != '0';
     for (char c : bits_str) all_digits = all_digits && c >= '0' && c <= '9';
     if (all_digits) {
-      *error = head + "prefix length out of range";
+      *error = head_of() + "prefix length out of range";
     } else {
-      *error = head + "bad bits after slash: " + GoQuote(bits_str);
+      *error = head_of() + "bad bits after slash: " + GoQuote(bits_str);
     }
     return std::nullopt;
   }
   if (bits > ip->BitLen()) {
-    *error = head + "prefix length out of range";
+    *error = head_of() + "prefix length out of range";
     return std::nullopt;
   }
   return Prefix{*ip, bits};

@@ -158,12 +158,8 @@ class Value {
   // kOptional: the value, or nullptr for none.
   const Value* OptionalValue() const { return std::get<OptionalPayload>(v_).value.get(); }
   const std::string& ErrorMessage() const { return *std::get<ErrorPayload>(v_).message; }
+  // Libraries downcast it to their own class once a Param::Opaque(type name) matched.
   const OpaqueObject& AsOpaque() const { return *std::get<OpaquePayload>(v_).object; }
-  // kOpaque: the object as T when its dynamic type is T, else nullptr.
-  template <class T>
-  const T* OpaqueAs() const {
-    return kind() == Kind::kOpaque ? dynamic_cast<const T*>(std::get<OpaquePayload>(v_).object.get()) : nullptr;
-  }
 
   // kMap: the value of `key`, or nullptr.
   const Value* Find(const Value& key) const;

@@ -15,7 +15,7 @@ expect "and established" 'condition met' k wait --for condition=Established --ti
 
 # backup NAME SPEC-JSON: a Backup manifest on stdin for kubectl
 backup() { printf '{"apiVersion":"ops.example.com/v1","kind":"Backup","metadata":{"name":"%s","namespace":"default"},"spec":%s}\n' "$1" "$2"; }
-good='{"source":"pvc/data","retention":{"minCopies":1,"maxCopies":3},"schedule":"0 2 * * *","tags":["nightly"],"targets":[{"name":"a","weight":60},{"name":"b","weight":40}],"window":{"start":"2026-01-01T01:00:00Z","end":"2026-01-01T03:00:00Z"}}'
+good='{"source":"pvc/data","retention":{"minCopies":1,"maxCopies":3},"schedule":"0 2 * * *","tags":["nightly"],"targets":[{"name":"a","weight":60},{"name":"b","weight":40}],"window":{"start":"2026-01-01T01:00:00Z","end":"2026-01-01T03:00:00Z"},"size":"500Gi","allowFrom":["10.0.0.0/8"],"endpoint":"https://backup.example.com/v1"}'
 create() { backup "$1" "$2" | k create -f - ; }
 
 expect "a valid backup is created" 'created' create b1 "$good"
@@ -35,6 +35,14 @@ refuse "reason FieldValueForbidden" 'spec.tags: Forbidden: tags are lower case' 
   create b8 '{"source":"pvc/x","retention":{},"tags":["Nightly"]}'
 refuse "timestamps compare, messageExpression formats them" 'window must end after it starts \(2026-01-01T03:00:00Z\)' \
   create b9 '{"source":"pvc/x","retention":{},"window":{"start":"2026-01-01T03:00:00Z","end":"2026-01-01T01:00:00Z"}}'
+refuse "quantity library: a size above its limit" 'spec.size: Invalid value: "2Ti": size must be a quantity of at most 1Ti, not 2Ti' \
+  create b11 '{"source":"pvc/x","retention":{},"size":"2Ti"}'
+refuse "quantity library: not a quantity" 'size must be a quantity of at most 1Ti, not 10Mo' \
+  create b12 '{"source":"pvc/x","retention":{},"size":"10Mo"}'
+refuse "CIDR library: IPv6 networks refused" 'spec.allowFrom: Invalid value: .*allowFrom holds IPv4 CIDRs' \
+  create b13 '{"source":"pvc/x","retention":{},"allowFrom":["10.0.0.0/8","fd00::/8"]}'
+refuse "URL library: scheme checked" 'spec.endpoint: Invalid value: "http://backup.example.com": endpoint must be an https URL' \
+  create b14 '{"source":"pvc/x","retention":{},"endpoint":"http://backup.example.com"}'
 refuse "a rule at the resource root sees metadata.name" 'backup names are at most 40 characters' \
   create "$(printf 'b%.0s' $(seq 1 41))" '{"source":"pvc/x","retention":{}}'
 expect "several failing rules are all reported" '^422 .*minCopies must not exceed maxCopies.*schedule must have five cron fields' \
