@@ -10,6 +10,7 @@ namespace {
 constexpr std::string_view kEmbedded = "the store is embedded (kv in this process)";
 
 constexpr IgnoredFlag kIgnored[] = {
+    {"admission-control", false, "deprecated; no admission plugins here"},
     {"admission-control-config-file", false, ""},
     {"aggregator-reject-forwarding-redirect", true, ""},
     {"allow-metric-labels", false, ""},

@@ -2,6 +2,7 @@
 // stand-in for etcd instead (etcd_standin.h).
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "server/http_server.h"
 #include "server/kubeconfig.h"
 #include "server/secure_serving.h"
+#include "server/service_allocation.h"
 #include "server/tls_context.h"
 
 namespace {
@@ -89,8 +91,15 @@ int Run(int argc, char** argv) {
     }
     return 0;
   }
-  const server::ServerOptions& options = flags->options;
+  server::ServerOptions options = flags->options;
   ReportIgnored(options);
+  // kube's ApplyAuthorization: AlwaysAllow would let anonymous requests do anything.
+  if (options.anonymous_auth && std::find(options.authorization_modes.begin(), options.authorization_modes.end(),
+                                          "AlwaysAllow") != options.authorization_modes.end()) {
+    std::fprintf(stderr, "AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to "
+                         "false. You should use a different authorizer\n");
+    options.anonymous_auth = false;
+  }
   const bool serve_plain = options.port >= 0;
   const bool serve_secure = options.secure_port_set || !serve_plain;
 
@@ -124,8 +133,13 @@ int Run(int argc, char** argv) {
   registry_options.kv.data_dir = options.data_dir;
   registry_options.strategies["apiextensions.k8s.io/customresourcedefinitions"] =
       std::make_shared<apiextensions::CrdStrategy>();
+  // --service-cluster-ip-range / --service-node-port-range.
+  auto services = std::make_shared<server::ServiceAllocationStrategy>(
+      options.service_cluster_ip_range, options.node_port_min, options.node_port_max);
+  registry_options.strategies["/services"] = services;
   auto registry = registry::ApiRegistry::Open(registry_options, catalogue::Catalogue::BuiltIn());
   if (!registry.ok()) return Fail(registry.status().ToString());
+  services->SetRegistry(registry->get());
 
   auto authn = server::BuildAuthentication(
       options, kubeconfig_ca ? std::vector<std::string>{kubeconfig_ca->cert_pem} : std::vector<std::string>{},

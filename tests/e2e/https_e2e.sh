@@ -78,7 +78,9 @@ expect "the served certificate verifies against the written CA for 127.0.0.1" 'V
   sh -c "openssl s_client -connect ${url#https://} -CAfile $ca -verify_ip 127.0.0.1 </dev/null 2>/dev/null"
 refuse "TLS 1.1 is refused" 'alert|error|no protocols' \
   sh -c "openssl s_client -connect ${url#https://} -tls1_1 </dev/null 2>&1 | grep -Ei 'alert|error|no protocols' && exit 1"
-equal "anonymous /healthz is 200 (AlwaysAllow)" 200 curl_code "$url/healthz"
+# kube resets --anonymous-auth to false under AlwaysAllow (the default mode), and says so.
+equal "anonymous /healthz is 401 under AlwaysAllow (anonymous auth reset, as kube)" 401 curl_code "$url/healthz"
+expect "the reset is reported" 'AnonymousAuth is not allowed with the AlwaysAllow authorizer' cat "$work/server.err"
 
 # --- a non-admin user: token and client certificate
 expect "token user: whoami dave with uid and groups" 'dave' as_dave auth whoami
