@@ -81,8 +81,9 @@ envtest-assets: build
 	else echo "no kubectl on PATH: $(BUILD_DIR)/envtest has kube-apiserver and etcd only"; fi
 	@echo "export KUBEBUILDER_ASSETS=$$(cd $(BUILD_DIR)/envtest && pwd)"
 
-# Starts the server on 127.0.0.1:6443 and writes a kubeconfig for it (ARGS adds more flags).
-RUN_ARGS ?= --kubeconfig-out $(BUILD_DIR)/kubeconfig
+# Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
+# in build/certs (ARGS adds more flags).
+RUN_ARGS ?= --kubeconfig-out $(BUILD_DIR)/kubeconfig --cert-dir $(BUILD_DIR)/certs
 run: build
 	exec ./$(BUILD_DIR)/kube-apiserver-lite $(RUN_ARGS) $(ARGS)
 
