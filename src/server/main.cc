@@ -93,15 +93,16 @@ int Run(int argc, char** argv) {
   }
   server::ServerOptions options = flags->options;
   ReportIgnored(options);
-  // kube's ApplyAuthorization: AlwaysAllow would let anonymous requests do anything.
-  if (options.anonymous_auth && std::find(options.authorization_modes.begin(), options.authorization_modes.end(),
+  const bool serve_plain = options.port >= 0;
+  const bool serve_secure = options.secure_port_set || !serve_plain;
+  // kube's ApplyAuthorization: AlwaysAllow would let anonymous requests do anything. (Said only
+  // when there is a secure port for it to matter on.)
+  if (serve_secure && options.anonymous_auth && std::find(options.authorization_modes.begin(), options.authorization_modes.end(),
                                           "AlwaysAllow") != options.authorization_modes.end()) {
     std::fprintf(stderr, "AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to "
                          "false. You should use a different authorizer\n");
     options.anonymous_auth = false;
   }
-  const bool serve_plain = options.port >= 0;
-  const bool serve_secure = options.secure_port_set || !serve_plain;
 
   // SIGTERM/SIGINT are taken synchronously by the main thread once everything runs.
   sigset_t signals;

@@ -24,7 +24,8 @@ start_secure() {  # start_secure [flags...]: HTTPS on a free port; sets $url (ht
   "$bin" --secure-port 0 --cert-dir "$work/certs" --client-ca-file "$pki/ca.crt" --token-auth-file "$pki/tokens.csv" \
     --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
   server=$!
-  for _ in $(seq 1 200); do
+  # Up to 30 s: the machine may be busy (the server is ready in about 0.1 s when it is not).
+  for _ in $(seq 1 600); do
     grep -q '^ready: https' "$work/server.out" 2>/dev/null && break
     kill -0 "$server" 2>/dev/null || break
     sleep 0.05
