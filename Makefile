@@ -5,9 +5,9 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
-                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev curl python3
+                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 perl
 
-.PHONY: all deps configure build test run bench sanitize fuzz clean
+.PHONY: all deps configure build test run bench sanitize fuzz clean envtest-assets
 
 all: build
 
@@ -39,6 +39,7 @@ bench: build
 	./$(BUILD_DIR)/bench/proto_bench
 	./$(BUILD_DIR)/bench/cel_bench
 	./$(BUILD_DIR)/bench/ssa_bench ./$(BUILD_DIR)/kube-apiserver-lite
+	./$(BUILD_DIR)/bench/tls_bench ./$(BUILD_DIR)/kube-apiserver-lite
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
 # the default) or SANITIZER=thread (TSan).
@@ -72,8 +73,17 @@ fuzz: deps
 	    $(BUILD_DIR)-fuzz/corpus/$$t fuzz/corpus/$$t; \
 	done
 
-# Starts the server on 127.0.0.1:6443 and writes a kubeconfig for it (ARGS adds more flags).
-RUN_ARGS ?= --kubeconfig-out $(BUILD_DIR)/kubeconfig
+# A KUBEBUILDER_ASSETS directory for controller-runtime's envtest: kube-apiserver and etcd (the same
+# binary, which dispatches on its name) and kubectl from PATH when there is one. The build lays
+# out the first two; this adds kubectl.
+envtest-assets: build
+	@if command -v kubectl >/dev/null 2>&1; then ln -sf "$$(command -v kubectl)" $(BUILD_DIR)/envtest/kubectl; \
+	else echo "no kubectl on PATH: $(BUILD_DIR)/envtest has kube-apiserver and etcd only"; fi
+	@echo "export KUBEBUILDER_ASSETS=$$(cd $(BUILD_DIR)/envtest && pwd)"
+
+# Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
+# in build/certs (ARGS adds more flags).
+RUN_ARGS ?= --kubeconfig-out $(BUILD_DIR)/kubeconfig --cert-dir $(BUILD_DIR)/certs
 run: build
 	exec ./$(BUILD_DIR)/kube-apiserver-lite $(RUN_ARGS) $(ARGS)
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/authentication_reviews.h"
+#include "endpoints/authorization.h"
 #include "endpoints/responses.h"
 #include "endpoints/warnings.h"
 #include "protobuf/protobuf.h"
@@ -101,7 +103,7 @@ ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
     : registry_(registry),
       options_(std::move(options)),
       openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
-        return registry->Find(info.group, info.version, info.resource) != nullptr;
+        return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
       }) {
   CustomResourcesChanged();
   registry_->AddChangeListener([this] { CustomResourcesChanged(); });
@@ -114,8 +116,9 @@ void ApiServer::CustomResourcesChanged() {
   registry::ApiRegistry* registry = registry_;
   discovery_.store(std::make_shared<const Discovery>(
       registry->catalogue(),
-      [registry](const catalogue::ResourceInfo& info) {
-        return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
+      [registry, this](const catalogue::ResourceInfo& info) {
+        return options_.runtime_config.Enabled(info) &&
+               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info));
       },
       custom->resources));
   std::vector<OpenApi::CustomKind> kinds;
@@ -128,6 +131,21 @@ void ApiServer::CustomResourcesChanged() {
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
   const Query query = Query::Parse(request.raw_query);
   const RequestInfo info = ParseRequestInfo(request.method, request.path, query.Bool("watch"));
+  if (!options_.authorizer) return Serve(request, info, query);
+  // kube's chain: impersonation, then authorization of what the effective user asks.
+  auto user = EffectiveUser(request, *options_.authorizer);
+  if (!user.ok()) return ErrorResponse(user.status());
+  KUBE_RETURN_IF_ERROR_RESPONSE(AuthorizeRequest(info, *user, *options_.authorizer));
+  if (user->name == request.user.name && user->groups == request.user.groups && user->uid == request.user.uid &&
+      user->extra == request.user.extra) {
+    return Serve(request, info, query);
+  }
+  HttpRequest impersonated = request;
+  impersonated.user = std::move(*user);
+  return Serve(impersonated, info, query);
+}
+
+HttpResponse ApiServer::Serve(const HttpRequest& request, const RequestInfo& info, const Query& query) {
   if (!info.is_resource_request) return NonResource(request, info, query);
   return Resource(request, info, query);
 }
@@ -237,12 +255,20 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     return early_error(ResourceNotFound());
   }
   const auto& ri = store->info();
+  if (!options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
   if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
   // "." and ".." can never name a namespace (kube's storage refuses such keys with a 500).
   if ((info.namespace_ == "." || info.namespace_ == "..") && !(is_namespace_object && info.name == info.namespace_)) {
     return early_error(registry::NotFoundError("", "namespaces", info.namespace_));
+  }
+  if (info.subresource == "token" && ri.group.empty() && ri.resource == "serviceaccounts") {
+    RequestScope scope{request, info, query, store, Representation{}, query.Bool("pretty"), {}};
+    if (auto rep = Negotiate(request.Header("Accept"), false, true); rep.ok()) scope.representation = *rep;
+    HttpResponse r = TokenRequest(scope);
+    EncodeErrorAs(scope.representation, &r);
+    return r;
   }
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "auth/authorizer.h"
+#include "auth/request_authenticator.h"
+#include "auth/service_account_token.h"
 #include "endpoints/discovery.h"
 #include "endpoints/encoded_objects.h"
 #include "endpoints/http.h"
@@ -18,6 +21,7 @@
 #include "endpoints/openapi.h"
 #include "endpoints/query.h"
 #include "endpoints/request_info.h"
+#include "endpoints/runtime_config.h"
 #include "registry/api_registry.h"
 
 namespace kube::endpoints {
@@ -26,6 +30,19 @@ struct ApiServerOptions {
   // host:port clients reach the server at, for /api's serverAddressByClientCIDRs.
   // Default: "127.0.0.1:6443".
   std::string server_address = "127.0.0.1:6443";
+  // Decides every request after impersonation (kube's 403 when it does not allow). Default:
+  // null, everything allowed.
+  std::shared_ptr<const auth::Authorizer> authorizer;
+  // Answers TokenReview. Default: null (every token unauthenticated).
+  std::shared_ptr<const auth::RequestAuthenticator> authenticator;
+  // Signs TokenRequest tokens. Default: null (serviceaccounts/token is 404).
+  std::shared_ptr<const auth::ServiceAccountTokenIssuer> token_issuer;
+  // TokenRequest's default audiences (the server's). Default: none.
+  std::vector<std::string> api_audiences;
+  // --service-account-max-token-expiration in seconds; 0 for none.
+  int64_t max_token_expiration_seconds = 0;
+  // --runtime-config. Default: everything served.
+  RuntimeConfig runtime_config;
 };
 
 // Everything a resource handler needs about one request.
@@ -53,6 +70,8 @@ class ApiServer {
   HttpResponse Handle(const HttpRequest& request);
 
  private:
+  // Everything after authorization; `request.user` is the effective user.
+  HttpResponse Serve(const HttpRequest& request, const RequestInfo& info, const Query& query);
   HttpResponse NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query);
   HttpResponse Health(std::string_view path, const Query& query);
   HttpResponse Resource(const HttpRequest& request, const RequestInfo& info, const Query& query);
@@ -64,6 +83,8 @@ class ApiServer {
   // resource_write.cc
   HttpResponse Create(RequestScope& scope);
   HttpResponse CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty);
+  // token_request.cc: serviceaccounts/token.
+  HttpResponse TokenRequest(RequestScope& scope);
   HttpResponse Update(RequestScope& scope);
   HttpResponse Patch(RequestScope& scope);
   // resource_apply.cc: PATCH with application/apply-patch+yaml.

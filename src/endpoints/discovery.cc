@@ -17,7 +17,7 @@ std::string GroupVersion(std::string_view group, std::string_view version) {
 }  // namespace
 
 bool Discovery::ServedSubresource(std::string_view name) {
-  return name == "status" || name == "scale" || name == "finalize";
+  return name == "status" || name == "scale" || name == "finalize" || name == "token";
 }
 
 Discovery::Discovery(const catalogue::Catalogue& catalogue,

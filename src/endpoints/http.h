@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "auth/user_info.h"
+
 namespace kube::endpoints {
 
 // Header names compare case-insensitively.
@@ -28,6 +30,8 @@ struct HttpRequest {
   Headers headers;
   std::string body;
   std::string remote_addr;
+  // Who sent it, as the server's authentication established it (impersonation not yet applied).
+  auth::UserInfo user;
 
   std::string Header(std::string_view name) const;
 };

@@ -5,6 +5,7 @@
 #include "endpoints/field_validation.h"
 #include "endpoints/render.h"
 #include "endpoints/request_body.h"
+#include "endpoints/authentication_reviews.h"
 #include "endpoints/reviews.h"
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
@@ -112,6 +113,11 @@ HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue
                                          .kind = info.kind},
                                &duplicates);
   if (!body.ok()) return ErrorResponse(body.status());
+  if (IsAuthenticationReview(info)) {
+    auto answer = AnswerAuthenticationReview(info, std::move(*body), request.user, options_.authenticator.get());
+    if (!answer.ok()) return ErrorResponse(answer.status());
+    return JsonResponse(201, *answer, pretty);
+  }
   return JsonResponse(201, AnswerReview(info, std::move(*body)), pretty);
 }
 

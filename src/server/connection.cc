@@ -3,11 +3,16 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "server/tls_context.h"
 
 namespace kube::server {
 
@@ -50,7 +55,49 @@ void IpAndPort(const sockaddr_storage& addr, socklen_t len, std::string& ip, int
 
 }  // namespace
 
-Connection::Connection(int fd, const ConnectionOptions& options) : fd_(fd), options_(options) {}
+Connection::Connection(int fd, const ConnectionOptions& options, SSL* ssl) : fd_(fd), options_(options), ssl_(ssl) {
+  if (ssl_ == nullptr) return;
+  // The server side's chain omits the leaf; it comes first here.
+  auto add = [this](X509* cert) {
+    unsigned char* der = nullptr;
+    const int n = i2d_X509(cert, &der);
+    if (n > 0) peer_certificates_.emplace_back(reinterpret_cast<char*>(der), static_cast<size_t>(n));
+    OPENSSL_free(der);
+  };
+  if (X509* leaf = SSL_get1_peer_certificate(ssl_)) {
+    add(leaf);
+    if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(ssl_)) {
+      for (int i = 0; i < sk_X509_num(chain); ++i) {
+        X509* c = sk_X509_value(chain, i);
+        if (X509_cmp(c, leaf) != 0) add(c);
+      }
+    }
+    X509_free(leaf);
+  }
+}
+
+Connection::~Connection() {
+  if (ssl_ != nullptr) SSL_free(ssl_);
+}
+
+size_t Connection::Pending() const {
+  return (buffer_end_ - buffer_begin_) + (ssl_ != nullptr ? static_cast<size_t>(SSL_pending(ssl_)) : 0);
+}
+
+ssize_t Connection::Fill() {
+  ssize_t n;
+  if (ssl_ != nullptr) {
+    ERR_clear_error();
+    const int r = SSL_read(ssl_, buffer_, static_cast<int>(kBufferSize));
+    if (r > 0) return r;
+    // A clean close_notify is end-of-file; anything else an error.
+    return SSL_get_error(ssl_, r) == SSL_ERROR_ZERO_RETURN ? 0 : -1;
+  }
+  do {
+    n = ::recv(fd_, buffer_, kBufferSize, 0);
+  } while (n < 0 && errno == EINTR);
+  return n;
+}
 
 Connection* Connection::Current() { return current_connection; }
 
@@ -70,13 +117,13 @@ void Connection::EndHead(bool body_follows) {
 void Connection::BodyRead() { body_pending_ = false; }
 
 bool Connection::is_readable() const {
-  return buffer_begin_ < buffer_end_ || PollFor(fd_, POLLIN, options_.read_timeout) > 0;
+  return Pending() > 0 || PollFor(fd_, POLLIN, options_.read_timeout) > 0;
 }
 
 bool Connection::is_writable() const {
   if (failed_ || PollFor(fd_, POLLOUT, options_.write_timeout) <= 0) return false;
   // A readable socket whose next read is end-of-file belongs to a client that left.
-  if (buffer_begin_ < buffer_end_ || PollFor(fd_, POLLIN, std::chrono::milliseconds(0)) <= 0) return true;
+  if (Pending() > 0 || PollFor(fd_, POLLIN, std::chrono::milliseconds(0)) <= 0) return true;
   char byte;
   const ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   return n != 0;
@@ -96,11 +143,9 @@ ssize_t Connection::Consumed(ssize_t n) {
 ssize_t Connection::read(char* ptr, size_t size) {
   if (failed_) return -1;
   if (buffer_begin_ == buffer_end_) {
-    if (PollFor(fd_, POLLIN, options_.read_timeout) <= 0) return -1;
-    ssize_t n;
-    do {
-      n = ::recv(fd_, buffer_, kBufferSize, 0);
-    } while (n < 0 && errno == EINTR);
+    const bool tls_buffered = ssl_ != nullptr && SSL_pending(ssl_) > 0;
+    if (!tls_buffered && PollFor(fd_, POLLIN, options_.read_timeout) <= 0) return -1;
+    const ssize_t n = Fill();
     if (n <= 0) return n;
     buffer_begin_ = 0;
     buffer_end_ = static_cast<size_t>(n);
@@ -115,6 +160,12 @@ ssize_t Connection::write(const char* ptr, size_t size) {
   // Unlike httplib's stream, no probe for a closed reading side: a client that half-closes after
   // its request still gets the answer.
   if (failed_ || PollFor(fd_, POLLOUT, options_.write_timeout) <= 0) return -1;
+  if (ssl_ != nullptr) {
+    if (size == 0) return 0;
+    ERR_clear_error();
+    const int r = SSL_write(ssl_, ptr, static_cast<int>(std::min<size_t>(size, 1u << 30)));
+    return r > 0 ? r : -1;
+  }
   ssize_t n;
   do {
     n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
@@ -145,7 +196,7 @@ void Connection::RefuseHead() {
 }
 
 bool Connection::WaitForRequest(const std::function<bool()>& stopping) {
-  if (buffer_begin_ < buffer_end_) return true;
+  if (Pending() > 0) return true;
   const auto deadline = std::chrono::steady_clock::now() + options_.keep_alive_timeout;
   while (!stopping()) {
     const int r = PollFor(fd_, POLLIN, kIdleTick);
@@ -156,6 +207,8 @@ bool Connection::WaitForRequest(const std::function<bool()>& stopping) {
 }
 
 void Connection::Close() {
+  // close_notify, without waiting for the client's.
+  if (ssl_ != nullptr && !failed_) SSL_shutdown(ssl_);
   if (Reusable()) {
     ::shutdown(fd_, SHUT_RDWR);
   } else {
@@ -177,8 +230,25 @@ void Connection::Close() {
 }
 
 bool Connection::Serve(int fd, const ConnectionOptions& options, const std::function<bool()>& stopping,
-                       const ProcessRequest& process_request) {
-  Connection conn(fd, options);
+                       const ProcessRequest& process_request, const TlsContext* tls) {
+  SSL* ssl = nullptr;
+  if (tls != nullptr) {
+    // The handshake blocks; the socket's timeouts bound it (and every later TLS read or write,
+    // which only starts once poll() said the socket is ready).
+    timeval tv{static_cast<time_t>(options.read_timeout.count() / 1000),
+               static_cast<suseconds_t>(options.read_timeout.count() % 1000 * 1000)};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    ssl = tls->NewSession(fd);
+    ERR_clear_error();
+    if (ssl == nullptr || SSL_accept(ssl) != 1) {
+      ERR_clear_error();
+      if (ssl != nullptr) SSL_free(ssl);
+      ::close(fd);
+      return false;
+    }
+  }
+  Connection conn(fd, options, ssl);
   current_connection = &conn;
   bool ok = false;
   for (size_t served = 0; served < options.keep_alive_max_count && !stopping(); ++served) {

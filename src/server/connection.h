@@ -7,7 +7,9 @@
 //  - tracks whether the current request's body was read to its end; when it was not, the
 //    connection is not reused: after the answer it is closed with a lingering close (writing
 //    side shut, what the client still sends drained for a moment) so that the client reads the
-//    answer instead of a reset.
+//    answer instead of a reset;
+//  - on the secure port, speaks TLS (the handshake runs on the connection's own thread, bounded
+//    by the read timeout) and keeps the client's certificate chain for authentication.
 // Serve() runs the keep-alive loop of one connection with httplib's request processing.
 //
 // Thread-safety: a Connection is used by the one thread serving it; Current() is that thread's.
@@ -18,9 +20,15 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "auth/user_info.h"
 
 namespace kube::server {
+
+class TlsContext;
 
 struct ConnectionOptions {
   // Largest request line plus headers. Default: 1 MiB + 4 KiB (net/http's DefaultMaxHeaderBytes
@@ -37,8 +45,9 @@ struct ConnectionOptions {
 
 class Connection final : public httplib::Stream {
  public:
-  Connection(int fd, const ConnectionOptions& options);
-  ~Connection() override = default;  // the fd is closed by Serve()
+  // `ssl`: the connection's TLS session after its handshake, null for plain HTTP; owned.
+  Connection(int fd, const ConnectionOptions& options, SSL* ssl = nullptr);
+  ~Connection() override;  // the fd is closed by Serve()
 
   // The connection whose request this thread is serving, or null.
   static Connection* Current();
@@ -49,14 +58,26 @@ class Connection final : public httplib::Stream {
   // The announced body was read to its end.
   void BodyRead();
 
+  // The TLS client's certificate chain as DER, leaf first (empty without one).
+  const std::vector<std::string>& peer_certificates() const { return peer_certificates_; }
+  bool secure() const { return ssl_ != nullptr; }
+  // The user the last request of this connection authenticated as with `authorization` (the
+  // Authorization header it sent): a client certificate is verified once per connection.
+  struct CachedUser {
+    std::string authorization;
+    auth::UserInfo user;
+  };
+  std::optional<CachedUser>& cached_user() { return cached_user_; }
+
   // Serves requests on `fd` until the client leaves, a request asks to close, the connection
   // cannot be reused, or `stopping` turns true; then closes `fd`. `process_request` is httplib's
   // (parse one request, route it, write the answer); it returns false when the connection is
   // broken and sets `connection_closed` when the request asked to close.
   using ProcessRequest =
       std::function<bool(httplib::Stream& strm, bool close_connection, bool& connection_closed)>;
+  // `tls`: non-null on the secure port (a failed handshake closes the connection).
   static bool Serve(int fd, const ConnectionOptions& options, const std::function<bool()>& stopping,
-                    const ProcessRequest& process_request);
+                    const ProcessRequest& process_request, const TlsContext* tls = nullptr);
 
   // httplib::Stream
   bool is_readable() const override;
@@ -73,6 +94,9 @@ class Connection final : public httplib::Stream {
   // Waits for the next request (or the client's close); false on timeout or when stopping.
   bool WaitForRequest(const std::function<bool()>& stopping);
   ssize_t Consumed(ssize_t n);
+  // Reads from the socket (or TLS session) into buffer_; like recv().
+  ssize_t Fill();
+  size_t Pending() const;
   void RefuseHead();
   void Close();
 
@@ -80,6 +104,9 @@ class Connection final : public httplib::Stream {
 
   const int fd_;
   const ConnectionOptions options_;
+  SSL* const ssl_;
+  std::vector<std::string> peer_certificates_;
+  std::optional<CachedUser> cached_user_;
   char buffer_[kBufferSize];
   size_t buffer_begin_ = 0;
   size_t buffer_end_ = 0;

@@ -1,5 +1,8 @@
-// Command-line parsing for kube-apiserver-lite (kube-apiserver flag names where they mean the
-// same; both "--flag value" and "--flag=value" forms).
+// Command-line parsing for kube-apiserver-lite: kube-apiserver 1.36's flags, each in both
+// "--flag value" and "--flag=value" forms (bools: "--flag", "--flag=false", "--flag false"),
+// with pflag's wording for errors ("unknown flag: --x", "flag needs an argument: --x",
+// `invalid argument "x" for "--y" flag: ...`). Flags that change nothing here are accepted and
+// collected in ServerOptions::ignored_flags (flag_table.h).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -14,6 +17,8 @@ namespace kube::server {
 struct ParsedFlags {
   ServerOptions options;
   bool help = false;
+  bool version = false;
+  bool version_raw = false;
 };
 
 Result<ParsedFlags> ParseFlags(int argc, const char* const* argv);

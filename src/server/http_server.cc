@@ -90,8 +90,9 @@ class ThreadPerConnection final : public httplib::TaskQueue {
   std::vector<Worker> workers_;
 };
 
-endpoints::HttpRequest Convert(const httplib::Request& req, std::string body) {
+endpoints::HttpRequest Convert(const httplib::Request& req, std::string body, auth::UserInfo user) {
   endpoints::HttpRequest r;
+  r.user = std::move(user);
   r.method = req.method;
   r.path = req.path;
   auto q = req.target.find('?');
@@ -200,7 +201,8 @@ void SetRequestHeader(const httplib::Request& req, const char* name, std::string
 // which bounds request heads and never reuses a connection whose body was left unread.
 class ApiHttpServer final : public httplib::Server {
  public:
-  explicit ApiHttpServer(ConnectionOptions options) : options_(options) {}
+  ApiHttpServer(ConnectionOptions options, std::shared_ptr<const TlsContext> tls)
+      : options_(options), tls_(std::move(tls)) {}
 
  private:
   bool process_and_close_socket(socket_t sock) override {
@@ -208,18 +210,25 @@ class ApiHttpServer final : public httplib::Server {
         sock, options_, [this] { return svr_sock_ == INVALID_SOCKET; },
         [this](httplib::Stream& strm, bool close_connection, bool& connection_closed) {
           return process_request(strm, close_connection, connection_closed, nullptr);
-        });
+        },
+        tls_.get());
   }
 
   const ConnectionOptions options_;
+  const std::shared_ptr<const TlsContext> tls_;
 };
+
+// kube's answer to a request whose credentials are not valid.
+constexpr const char* kUnauthorized =
+    R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized",)"
+    R"("reason":"Unauthorized","code":401})";
 
 }  // namespace
 
 struct HttpServer::Impl {
-  explicit Impl(const ServerOptions& o) : options(o), server(ConnectionOptions{}) {}
+  explicit Impl(ListenerOptions o) : options(std::move(o)), server(ConnectionOptions{}, options.tls) {}
 
-  ServerOptions options;
+  ListenerOptions options;
   endpoints::Handler handler;
   ApiHttpServer server;
   std::thread listener;
@@ -300,11 +309,40 @@ struct HttpServer::Impl {
     Serve(req, res, std::move(body));
   }
 
+  // The request's user, or false when its credentials are refused.
+  bool Authenticate(const httplib::Request& req, auth::UserInfo* user) {
+    if (!options.authenticate) {
+      *user = InsecurePortUser();
+      return true;
+    }
+    Connection* conn = Connection::Current();
+    auth::Credentials creds;
+    creds.authorization = req.get_header_value("Authorization");
+    // A client certificate is verified once per connection: its later requests that send the
+    // same Authorization header (usually none) are the same user.
+    if (conn != nullptr && conn->cached_user() && conn->cached_user()->authorization == creds.authorization) {
+      *user = conn->cached_user()->user;
+      return true;
+    }
+    if (conn != nullptr) creds.peer_certificates = conn->peer_certificates();
+    auto result = options.authenticate(creds);
+    if (!result.ok()) return false;
+    *user = std::move(result->user);
+    if (conn != nullptr) conn->cached_user() = Connection::CachedUser{creds.authorization, *user};
+    return true;
+  }
+
   void Serve(const httplib::Request& req, httplib::Response& res, std::string body = {}) {
     const auto start = std::chrono::steady_clock::now();
     endpoints::HttpResponse out;
     try {
-      out = handler(Convert(req, std::move(body)));
+      auth::UserInfo user;
+      if (Authenticate(req, &user)) {
+        out = handler(Convert(req, std::move(body), std::move(user)));
+      } else {
+        out.status = 401;
+        out.body = kUnauthorized;
+      }
     } catch (...) {
       // The recovery filter: nothing a client sends may take the server down.
       out = endpoints::HttpResponse{};
@@ -345,8 +383,20 @@ struct HttpServer::Impl {
   }
 };
 
+auth::UserInfo InsecurePortUser() {
+  return auth::UserInfo{"kube-apiserver-lite:admin", "", {auth::kSystemMasters, auth::kAllAuthenticated}, {}};
+}
+
 HttpServer::HttpServer(const ServerOptions& options, endpoints::Handler handler)
-    : impl_(std::make_unique<Impl>(options)) {
+    : HttpServer(ListenerOptions{.bind_address = options.bind_address,
+                                 .port = options.port < 0 ? 0 : options.port,
+                                 .max_request_body_bytes = options.max_request_body_bytes,
+                                 .verbosity = options.verbosity},
+                 std::move(handler)) {}
+
+HttpServer::HttpServer(ListenerOptions listener, endpoints::Handler handler)
+    : impl_(std::make_unique<Impl>(std::move(listener))) {
+  const ListenerOptions& options = impl_->options;
   impl_->handler = std::move(handler);
   auto& svr = impl_->server;
   svr.new_task_queue = [] { return new ThreadPerConnection(); };

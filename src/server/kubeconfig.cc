@@ -1,44 +1,39 @@
 #include "server/kubeconfig.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include "auth/certificates.h"
 
 namespace kube::server {
 
-Status WriteKubeconfig(const std::string& path, const std::string& server_url) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return Status::Internal("cannot write " + tmp);
-    out << "apiVersion: v1\n"
-           "kind: Config\n"
-           "clusters:\n"
-           "- name: kube-apiserver-lite\n"
-           "  cluster:\n"
-           "    server: " << server_url << "\n"
-           "contexts:\n"
-           "- name: kube-apiserver-lite\n"
-           "  context:\n"
-           "    cluster: kube-apiserver-lite\n"
-           "    user: kube-apiserver-lite\n"
-           "    namespace: default\n"
-           "current-context: kube-apiserver-lite\n"
-           "users:\n"
-           "- name: kube-apiserver-lite\n"
-           "  user: {}\n";
-    out.flush();
-    if (!out) return Status::Internal("cannot write " + tmp);
+Status WriteKubeconfig(const std::string& path, const std::string& server_url,
+                       const KubeconfigCredentials& credentials) {
+  std::string cluster = "    server: " + server_url + "\n";
+  if (credentials.ca_pem.empty()) {
+    cluster += "    insecure-skip-tls-verify: true\n";
+  } else {
+    cluster += "    certificate-authority-data: " + auth::Base64Encode(credentials.ca_pem) + "\n";
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return Status::Internal("cannot rename " + tmp + " to " + path);
+  std::string user = "  user: {}\n";
+  if (!credentials.client_cert_pem.empty()) {
+    user = "  user:\n    client-certificate-data: " + auth::Base64Encode(credentials.client_cert_pem) +
+           "\n    client-key-data: " + auth::Base64Encode(credentials.client_key_pem) + "\n";
   }
-  return Status::OK();
+  const std::string text =
+      "apiVersion: v1\n"
+      "kind: Config\n"
+      "clusters:\n"
+      "- name: kube-apiserver-lite\n"
+      "  cluster:\n" + cluster +
+      "contexts:\n"
+      "- name: kube-apiserver-lite\n"
+      "  context:\n"
+      "    cluster: kube-apiserver-lite\n"
+      "    user: kube-apiserver-lite\n"
+      "    namespace: default\n"
+      "current-context: kube-apiserver-lite\n"
+      "users:\n"
+      "- name: kube-apiserver-lite\n" + user;
+  // Client keys inside: readable by the owner only.
+  return auth::WriteFileAtomic(path, text, credentials.client_key_pem.empty() ? 0644 : 0600);
 }
 
 }  // namespace kube::server

@@ -1,7 +1,7 @@
 // Writes a kubeconfig pointing at the server, atomically (temporary file, then rename), so a
 // process polling for the file never reads half of it.
 //
-// Thread-safety: pure function (touches only the given path).
+// Thread-safety: pure functions (touch only the given path).
 #pragma once
 
 #include <string>
@@ -10,6 +10,15 @@
 
 namespace kube::server {
 
-Status WriteKubeconfig(const std::string& path, const std::string& server_url);
+struct KubeconfigCredentials {
+  // PEM; empty for a plain-HTTP server, whose kubeconfig says insecure-skip-tls-verify: true
+  // (clients that refuse plain HTTP without it, like @kubernetes/client-node, then connect).
+  std::string ca_pem;
+  std::string client_cert_pem;
+  std::string client_key_pem;
+};
+
+Status WriteKubeconfig(const std::string& path, const std::string& server_url,
+                       const KubeconfigCredentials& credentials = {});
 
 }  // namespace kube::server

@@ -1,0 +1,214 @@
+// The endpoints layer's authorization step over an in-memory registry: requests of a user the
+// authorizer denies get kube's 403 (resource, named, subresource, non-resource paths; the
+// attributes the authorizer sees), impersonation headers replace the user for the request and
+// the reviews, TokenRequest issues tokens that TokenReview then authenticates, --runtime-config
+// switches group versions off.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/authorization_modes.h"
+#include "auth/certificates.h"
+#include "auth/jwt.h"
+#include "endpoints/api_server.h"
+#include "endpoints/authorization.h"
+#include "registry/api_registry.h"
+
+namespace kube::endpoints {
+namespace {
+
+using nlohmann::json;
+
+// Allows what is listed as "verb resource[/subresource]" or "verb path", records every question.
+class ListAuthorizer final : public auth::Authorizer {
+ public:
+  explicit ListAuthorizer(std::vector<std::string> allowed) : allowed_(std::move(allowed)) {}
+  auth::AuthorizationResult Authorize(const auth::Attributes& a) const override {
+    const std::string key = a.verb + " " + (a.resource_request ? a.resource + (a.subresource.empty() ? "" : "/" + a.subresource) : a.path);
+    asked.push_back(key + " ns=" + a.namespace_ + " name=" + a.name + " group=" + a.api_group + " user=" + a.user.name);
+    for (const auto& x : allowed_) {
+      if (x == key) return {auth::Decision::kAllow, ""};
+    }
+    return {auth::Decision::kNoOpinion, ""};
+  }
+  mutable std::vector<std::string> asked;
+
+ private:
+  std::vector<std::string> allowed_;
+};
+
+struct Server {
+  explicit Server(ApiServerOptions options) {
+    auto opened = registry::ApiRegistry::Open({}, catalogue::Catalogue::BuiltIn());
+    REQUIRE(opened.ok());
+    registry = std::move(*opened);
+    api = std::make_unique<ApiServer>(registry.get(), std::move(options));
+  }
+  HttpResponse Call(const auth::UserInfo& user, std::string method, std::string path, std::string body = "",
+                    std::vector<std::pair<std::string, std::string>> headers = {}) {
+    HttpRequest r;
+    r.method = std::move(method);
+    r.path = std::move(path);
+    r.user = user;
+    if (!body.empty()) r.headers.emplace("Content-Type", "application/json");
+    for (auto& [k, v] : headers) r.headers.emplace(k, v);
+    r.body = std::move(body);
+    return api->Handle(r);
+  }
+  std::unique_ptr<registry::ApiRegistry> registry;
+  std::unique_ptr<ApiServer> api;
+};
+
+const auth::UserInfo kAdmin{"admin", "", {"system:masters", "system:authenticated"}, {}};
+const auth::UserInfo kAlice{"alice", "", {"dev", "system:authenticated"}, {}};
+
+std::string Message(const HttpResponse& r) { return json::parse(r.body).value("message", ""); }
+
+}  // namespace
+
+TEST_CASE("authorization: kube's 403 for each kind of request, with the attributes kube derives") {
+  auto authz = std::make_shared<ListAuthorizer>(std::vector<std::string>{"get /healthz"});
+  ApiServerOptions options;
+  options.authorizer = authz;
+  Server s(options);
+
+  HttpResponse list = s.Call(kAlice, "GET", "/api/v1/namespaces/default/pods");
+  CHECK(list.status == 403);
+  CHECK(Message(list) == "pods is forbidden: User \"alice\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
+  CHECK(json::parse(list.body)["details"] == json{{"kind", "pods"}});
+  CHECK(authz->asked.back() == "list pods ns=default name= group= user=alice");
+
+  HttpResponse status = s.Call(kAlice, "PUT", "/apis/apps/v1/namespaces/ns1/deployments/web/status", "{}");
+  CHECK(Message(status) == "deployments.apps \"web\" is forbidden: User \"alice\" cannot update resource "
+                           "\"deployments/status\" in API group \"apps\" in the namespace \"ns1\"");
+  HttpResponse watch = s.Call(kAlice, "GET", "/api/v1/watch/namespaces/default/configmaps");
+  CHECK(authz->asked.back() == "watch configmaps ns=default name= group= user=alice");
+  CHECK(watch.status == 403);
+  HttpResponse ns = s.Call(kAlice, "DELETE", "/api/v1/namespaces/team");
+  CHECK(Message(ns) == "namespaces \"team\" is forbidden: User \"alice\" cannot delete resource \"namespaces\" in API "
+                       "group \"\" in the namespace \"team\"");
+  HttpResponse path = s.Call(kAlice, "GET", "/apis");
+  CHECK(Message(path) == "forbidden: User \"alice\" cannot get path \"/apis\"");
+  CHECK(s.Call(kAlice, "GET", "/healthz").status == 200);
+  CHECK(s.Call(kAlice, "GET", "/livez").status == 403);
+}
+
+TEST_CASE("impersonation: the impersonated user is who the request and its reviews act as") {
+  auto chain = auth::BuildAuthorizer({"AlwaysDeny"}, {});
+  REQUIRE(chain.ok());
+  ApiServerOptions options;
+  options.authorizer = *chain;
+  Server s(options);
+  const std::string ssr = R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})";
+  HttpResponse self = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", ssr);
+  REQUIRE(self.status == 201);
+  CHECK(json::parse(self.body)["status"]["userInfo"]["username"] == "admin");
+  HttpResponse as_bob = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", ssr,
+                               {{"Impersonate-User", "bob"}, {"Impersonate-Group", "qa"}, {"Impersonate-Extra-Team", "x"}});
+  // AlwaysDeny: bob may not create the review, but the admin may impersonate him.
+  CHECK(as_bob.status == 403);
+  CHECK(Message(as_bob) == "selfsubjectreviews.authentication.k8s.io is forbidden: User \"bob\" cannot create resource "
+                           "\"selfsubjectreviews\" in API group \"authentication.k8s.io\" at the cluster scope");
+  HttpResponse as_master = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", ssr,
+                                  {{"Impersonate-User", "carol"}, {"Impersonate-Group", "system:masters"}});
+  REQUIRE(as_master.status == 201);
+  const json info = json::parse(as_master.body)["status"]["userInfo"];
+  CHECK(info["username"] == "carol");
+  CHECK(info["groups"] == json{"system:masters", "system:authenticated"});
+  HttpResponse denied = s.Call(kAlice, "GET", "/api", "", {{"Impersonate-User", "admin"}});
+  CHECK(Message(denied) ==
+        "users \"admin\" is forbidden: User \"alice\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope");
+  HttpResponse no_user = s.Call(kAdmin, "GET", "/api", "", {{"Impersonate-Group", "qa"}});
+  CHECK(no_user.status == 400);
+}
+
+TEST_CASE("TokenRequest issues a token that TokenReview authenticates") {
+  auto key = auth::MakeCertificate({.common_name = "sa"}, nullptr);
+  auto signer = auth::JwtSigner::FromPrivateKeyPem(key->key_pem);
+  auto verifier = auth::JwtVerifier::FromPem({key->key_pem});
+  REQUIRE(signer.ok());
+  const std::string iss = "https://issuer.example";
+  auto issuer = std::make_shared<auth::ServiceAccountTokenIssuer>(*signer, iss);
+  ApiServerOptions options;
+  options.token_issuer = issuer;
+  options.api_audiences = {iss};
+  registry::ApiRegistry* registry_ptr = nullptr;
+  auth::ObjectLookup lookup = [&registry_ptr](const std::string& r, const std::string& ns,
+                                              const std::string& n) -> std::optional<std::string> {
+    auto obj = registry_ptr->Find("", "v1", r)->Get(ns, n, {});
+    if (!obj.ok()) return std::nullopt;
+    return (**obj)["metadata"].value("uid", "");
+  };
+  auth::RequestAuthenticatorOptions authn;
+  authn.api_audiences = {iss};
+  authn.tokens.push_back(std::make_shared<auth::ServiceAccountTokenAuthenticator>(*verifier, std::vector<std::string>{iss}, lookup));
+  options.authenticator = std::make_shared<auth::RequestAuthenticator>(authn);
+  Server s(options);
+  registry_ptr = s.registry.get();
+
+  const std::string path = "/api/v1/namespaces/default/serviceaccounts/builder/token";
+  const std::string request = R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}})";
+  CHECK(s.Call(kAdmin, "POST", path, request).status == 404);  // no such service account yet
+  REQUIRE(s.Call(kAdmin, "POST", "/api/v1/namespaces/default/serviceaccounts",
+                 R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"builder"}})").status == 201);
+  HttpResponse created = s.Call(kAdmin, "POST", path, request);
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  const json tr = json::parse(created.body);
+  CHECK(tr["kind"] == "TokenRequest");
+  CHECK(tr["metadata"]["name"] == "builder");
+  CHECK(tr["spec"]["expirationSeconds"] == 3600);
+  CHECK(tr["spec"]["audiences"] == json{iss});
+  CHECK(tr["status"]["expirationTimestamp"].is_string());
+  const std::string token = tr["status"]["token"];
+
+  HttpResponse review = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/tokenreviews",
+                               json{{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"},
+                                    {"spec", {{"token", token}}}}.dump());
+  REQUIRE(review.status == 201);
+  const json status = json::parse(review.body)["status"];
+  CHECK(status["authenticated"] == true);
+  CHECK(status["user"]["username"] == "system:serviceaccount:default:builder");
+  CHECK(status["audiences"] == json{iss});
+
+  HttpResponse wrong_audience = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/tokenreviews",
+                                       json{{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"},
+                                            {"spec", {{"token", token}, {"audiences", {"other"}}}}}.dump());
+  CHECK(json::parse(wrong_audience.body)["status"].value("authenticated", false) == false);
+  CHECK(s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/tokenreviews",
+               R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{}})").status == 400);
+
+  HttpResponse too_short = s.Call(kAdmin, "POST", path, R"({"spec":{"expirationSeconds":60}})");
+  CHECK(too_short.status == 422);
+  CHECK(Message(too_short) == "TokenRequest.authentication.k8s.io \"builder\" is invalid: spec.expirationSeconds: "
+                              "Invalid value: 60: may not specify a duration less than 10 minutes");
+  HttpResponse bound = s.Call(kAdmin, "POST", path,
+                              R"({"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"missing"}}})");
+  CHECK(bound.status == 404);
+  CHECK(s.Call(kAdmin, "GET", path).status == 405);
+}
+
+TEST_CASE("runtime-config: a group version switched off is not served, nor listed") {
+  auto config = RuntimeConfig::Parse({{"batch/v1", "false"}, {"apps/v1/deployments", "false"}},
+                                     catalogue::Catalogue::BuiltIn());
+  REQUIRE(config.ok());
+  ApiServerOptions options;
+  options.runtime_config = *config;
+  Server s(options);
+  const auth::UserInfo nobody;
+  CHECK(s.Call(nobody, "GET", "/apis/batch/v1/namespaces/default/jobs").status == 404);
+  CHECK(s.Call(nobody, "GET", "/apis/batch/v1").status == 404);
+  CHECK(s.Call(nobody, "GET", "/apis/apps/v1/namespaces/default/deployments").status == 404);
+  CHECK(s.Call(nobody, "GET", "/apis/apps/v1/namespaces/default/statefulsets").status == 200);
+  CHECK(s.Call(nobody, "GET", "/api/v1/namespaces/default/configmaps").status == 200);
+
+  auto all_off = RuntimeConfig::Parse({{"api/all", "false"}, {"v1", "true"}}, catalogue::Catalogue::BuiltIn());
+  REQUIRE(all_off.ok());
+  const auto* cm = catalogue::Catalogue::BuiltIn().Find("", "v1", "configmaps");
+  const auto* jobs = catalogue::Catalogue::BuiltIn().Find("batch", "v1", "jobs");
+  CHECK(all_off->Enabled(*cm));
+  CHECK_FALSE(all_off->Enabled(*jobs));
+  CHECK(RuntimeConfig::Parse({{"nope.example.com/v1", "true"}}, catalogue::Catalogue::BuiltIn()).status().message() ==
+        "runtime-config invalid key nope.example.com/v1");
+}
+
+}  // namespace kube::endpoints
