@@ -132,7 +132,88 @@ constexpr Decl kStandard[] = {
     {"max", "list(A).() -> A"},
     {"indexOf", "list(A).(A) -> int"},
     {"lastIndexOf", "list(A).(A) -> int"},
+    // cel-go's ext.Strings formatting, ext.Sets and ext.Lists (version 3).
+    {"format", "string.(list(dyn)) -> string"},
+    {"sets.contains", "(list(A), list(A)) -> bool"},
+    {"sets.equivalent", "(list(A), list(A)) -> bool"},
+    {"sets.intersects", "(list(A), list(A)) -> bool"},
+    {"lists.range", "(int) -> list(int)"},
+    {"slice", "list(A).(int, int) -> list(A)"},
+    {"flatten", "list(dyn).() -> list(dyn)"},
+    {"flatten", "list(dyn).(int) -> list(dyn)"},
+    {"distinct", "list(A).() -> list(A)"},
+    {"reverse", "list(A).() -> list(A)"},
+    {"sort", "list(A).() -> list(A)"},
+    // kube's regex library.
+    {"find", "string.(string) -> string"},
+    {"findAll", "string.(string) -> list(string)"},
+    {"findAll", "string.(string, int) -> list(string)"},
+    // kube's URL library.
+    {"url", "(string) -> kubernetes.URL"},
+    {"isURL", "(string) -> bool"},
+    {"getScheme", "kubernetes.URL.() -> string"},
+    {"getHost", "kubernetes.URL.() -> string"},
+    {"getHostname", "kubernetes.URL.() -> string"},
+    {"getPort", "kubernetes.URL.() -> string"},
+    {"getEscapedPath", "kubernetes.URL.() -> string"},
+    {"getQuery", "kubernetes.URL.() -> map(string, list(string))"},
+    // kube's IP and CIDR libraries.
+    {"ip", "(string) -> net.IP"},
+    {"isIP", "(string) -> bool"},
+    {"ip.isCanonical", "(string) -> bool"},
+    {"family", "net.IP.() -> int"},
+    {"isUnspecified", "net.IP.() -> bool"},
+    {"isLoopback", "net.IP.() -> bool"},
+    {"isLinkLocalMulticast", "net.IP.() -> bool"},
+    {"isLinkLocalUnicast", "net.IP.() -> bool"},
+    {"isGlobalUnicast", "net.IP.() -> bool"},
+    {"string", "(net.IP) -> string"},
+    {"cidr", "(string) -> net.CIDR"},
+    {"isCIDR", "(string) -> bool"},
+    {"containsIP", "net.CIDR.(string) -> bool"},
+    {"containsIP", "net.CIDR.(net.IP) -> bool"},
+    {"containsCIDR", "net.CIDR.(string) -> bool"},
+    {"containsCIDR", "net.CIDR.(net.CIDR) -> bool"},
+    {"ip", "net.CIDR.() -> net.IP"},
+    {"masked", "net.CIDR.() -> net.CIDR"},
+    {"prefixLength", "net.CIDR.() -> int"},
+    {"string", "(net.CIDR) -> string"},
+    // kube's quantity library.
+    {"quantity", "(string) -> kubernetes.Quantity"},
+    {"isQuantity", "(string) -> bool"},
+    {"sign", "(kubernetes.Quantity) -> int"},
+    {"isGreaterThan", "kubernetes.Quantity.(kubernetes.Quantity) -> bool"},
+    {"isLessThan", "kubernetes.Quantity.(kubernetes.Quantity) -> bool"},
+    {"compareTo", "kubernetes.Quantity.(kubernetes.Quantity) -> int"},
+    {"add", "kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity"},
+    {"add", "kubernetes.Quantity.(int) -> kubernetes.Quantity"},
+    {"sub", "kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity"},
+    {"sub", "kubernetes.Quantity.(int) -> kubernetes.Quantity"},
+    {"asInteger", "kubernetes.Quantity.() -> int"},
+    {"asApproximateFloat", "kubernetes.Quantity.() -> double"},
+    {"isInteger", "kubernetes.Quantity.() -> bool"},
+    // kube's semver library (version 1: normalize).
+    {"semver", "(string) -> kubernetes.Semver"},
+    {"semver", "(string, bool) -> kubernetes.Semver"},
+    {"isSemver", "(string) -> bool"},
+    {"isSemver", "(string, bool) -> bool"},
+    {"major", "kubernetes.Semver.() -> int"},
+    {"minor", "kubernetes.Semver.() -> int"},
+    {"patch", "kubernetes.Semver.() -> int"},
+    {"isGreaterThan", "kubernetes.Semver.(kubernetes.Semver) -> bool"},
+    {"isLessThan", "kubernetes.Semver.(kubernetes.Semver) -> bool"},
+    {"compareTo", "kubernetes.Semver.(kubernetes.Semver) -> int"},
+    // kube's format library.
+    {"format.named", "(string) -> optional_type(kubernetes.NamedFormat)"},
+    {"validate", "kubernetes.NamedFormat.(string) -> optional_type(list(string))"},
 };
+
+// The named formats of kube's format library: format.<name>().
+constexpr const char* kNamedFormats[] = {"dns1123Label",       "dns1123Subdomain",       "dns1035Label",
+                                         "qualifiedName",      "dns1123LabelPrefix",     "dns1123SubdomainPrefix",
+                                         "dns1035LabelPrefix", "labelValue",             "uri",
+                                         "uuid",               "byte",                   "date",
+                                         "datetime"};
 
 // The comparison operators over every pair cel-go declares (cross-type numeric comparisons on).
 constexpr const char* kOrdered[] = {
@@ -158,6 +239,7 @@ FunctionDecls BuildStandard() {
     d.Add(f, "timestamp.(string) -> int");
   }
   for (const char* f : kDurationAccessors) d.Add(f, "duration.() -> int");
+  for (const char* f : kNamedFormats) d.Add(std::string("format.") + f, "() -> kubernetes.NamedFormat");
   return d;
 }
 

@@ -333,10 +333,6 @@ class Checker {
       }
     }
     if (result) return result;
-    // Opaque library types may have overloads this table does not declare.
-    for (const auto& a : args) {
-      if (Substitute(a, false)->kind() == TypeKind::kOpaque) return Type::Dyn();
-    }
     std::string signature = receiver ? FormatType(*Substitute(args[0], true)) + "." : "";
     signature += "(";
     for (size_t i = receiver ? 1 : 0; i < args.size(); ++i) {

@@ -6,8 +6,7 @@
 // "type 'int' does not support field selection", a comprehension over a non-range.
 //
 // The checker is gradual where this implementation knows less than cel-go: a function without
-// typed declarations (FunctionDecls) yields dyn and is never an error, and a call whose
-// arguments include an opaque library type is never refused. Undeclared names are the
+// typed declarations (FunctionDecls) yields dyn and is never an error. Undeclared names are the
 // resolver's business (cel.cc), which runs first.
 //
 // Thread-safety: FunctionDecls is built once and read-only afterwards; CheckTypes is a pure

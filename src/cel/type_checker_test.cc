@@ -115,6 +115,20 @@ TEST_CASE("what cel-go accepts is accepted") {
   }
 }
 
+TEST_CASE("the Kubernetes libraries are typed: opaque results, kube's overload errors") {
+  CHECK(TypeOf("quantity('1Gi').isGreaterThan(quantity('1Mi'))") == "bool");
+  CHECK(TypeOf("quantity('1Gi')") == "kubernetes.Quantity");
+  CHECK(TypeOf("ip('10.0.0.1').family()") == "int");
+  CHECK(TypeOf("cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))") == "bool");
+  CHECK(TypeOf("url('https://x').getHost()") == "string");
+  CHECK(TypeOf("format.dns1123Label().validate('x')") == "optional_type(list(string))");
+  CHECK(TypeOf("self.name.findAll('[a-z]+')") == "list(string)");
+  CHECK(TypeOf("'%s has %d'.format([self.name, self.replicas])") == "string");  // format's list may mix
+  CHECK(ErrorOf("quantity('1').isGreaterThan(1)").find("found no matching overload for 'isGreaterThan' applied to "
+                                                        "'kubernetes.Quantity.(int)'") != std::string::npos);
+  CHECK(ErrorOf("ip('10.0.0.1').family() == 'v4'").find("'_==_' applied to '(int, string)'") != std::string::npos);
+}
+
 TEST_CASE("an untyped environment checks literals and leaves variables dynamic") {
   Environment env;
   env.DeclareVariable("x");
