@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "auth/authorizer.h"
+#include "auth/rule_resolver.h"
 #include "endpoints/discovery.h"
 #include "endpoints/encoded_objects.h"
 #include "endpoints/http.h"
@@ -26,6 +28,11 @@ struct ApiServerOptions {
   // host:port clients reach the server at, for /api's serverAddressByClientCIDRs.
   // Default: "127.0.0.1:6443".
   std::string server_address = "127.0.0.1:6443";
+  // The authorizer chain the access reviews (SubjectAccessReview and the like) are answered
+  // from, and the rules SelfSubjectRulesReview lists. Default: none (everything is allowed, as
+  // with --authorization-mode=AlwaysAllow).
+  std::shared_ptr<const auth::Authorizer> authorizer;
+  std::shared_ptr<const auth::RuleResolver> rule_resolver;
 };
 
 // Everything a resource handler needs about one request.
@@ -63,7 +70,8 @@ class ApiServer {
   HttpResponse Watch(RequestScope& scope);
   // resource_write.cc
   HttpResponse Create(RequestScope& scope);
-  HttpResponse CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty);
+  HttpResponse CreateReview(const HttpRequest& request, const RequestInfo& request_info,
+                            const catalogue::ResourceInfo& info, bool pretty);
   HttpResponse Update(RequestScope& scope);
   HttpResponse Patch(RequestScope& scope);
   // resource_apply.cc: PATCH with application/apply-patch+yaml.

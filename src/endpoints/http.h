@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "auth/user_info.h"
+
 namespace kube::endpoints {
 
 // Header names compare case-insensitively.
@@ -28,6 +30,9 @@ struct HttpRequest {
   Headers headers;
   std::string body;
   std::string remote_addr;
+  // Who makes the request, as the server layer's authentication established it; null for the
+  // plain-HTTP port, whose requests are privileged (no user checks apply to their writes).
+  std::shared_ptr<const auth::UserInfo> user;
 
   std::string Header(std::string_view name) const;
 };

@@ -28,6 +28,7 @@ Flags:
   --port PORT              plain-HTTP port; 0 picks a free port (default 6443)
   --kubeconfig-out FILE    write a kubeconfig for this server to FILE once it is ready
   --data-dir DIR           keep all data in DIR and reload it on restart (default: in memory)
+  --authorization-mode M   comma-separated AlwaysAllow, AlwaysDeny, RBAC (default AlwaysAllow)
   -v, --v N                log verbosity; 1 logs every request (default 0)
   -h, --help               show this help
 )";
@@ -74,6 +75,10 @@ Result<ParsedFlags> ParseFlags(int argc, const char* const* argv) {
       auto v = take();
       if (!v.ok()) return v.status();
       o.data_dir = *v;
+    } else if (name == "--authorization-mode") {
+      auto v = take();
+      if (!v.ok()) return v.status();
+      o.authorization_mode = *v;
     } else if (name == "-v" || name == "--v") {
       auto v = take();
       if (!v.ok()) return v.status();

@@ -7,6 +7,8 @@
 #include "endpoints/api_server.h"
 #include "apiextensions/crd_controller.h"
 #include "apiextensions/crd_strategy.h"
+#include "auth/authorization_modes.h"
+#include "auth/rbac.h"
 #include "registry/api_registry.h"
 #include "server/flags.h"
 #include "server/http_server.h"
@@ -39,12 +41,27 @@ int Run(int argc, char** argv) {
   registry_options.kv.data_dir = options.data_dir;
   registry_options.strategies["apiextensions.k8s.io/customresourcedefinitions"] =
       std::make_shared<apiextensions::CrdStrategy>();
+  auto escalation = std::make_shared<auth::RbacEscalation>();
+  auth::AddRbacStrategies(&registry_options, escalation);
   auto registry = registry::ApiRegistry::Open(registry_options, catalogue::Catalogue::BuiltIn());
   if (!registry.ok()) {
     std::fprintf(stderr, "kube-apiserver-lite: %s\n", registry.status().ToString().c_str());
     return 1;
   }
+  auto rbac = auth::Rbac::Start(registry->get());
+  if (!rbac.ok()) {
+    std::fprintf(stderr, "kube-apiserver-lite: %s\n", rbac.status().ToString().c_str());
+    return 1;
+  }
+  auto authorizer = auth::NewAuthorizerForModes(options.authorization_mode, **rbac);
+  if (!authorizer.ok()) {
+    std::fprintf(stderr, "kube-apiserver-lite: %s\n", authorizer.status().message().c_str());
+    return 2;
+  }
+  escalation->Attach(registry->get(), (*rbac)->index(), authorizer->authorizer);
   endpoints::ApiServerOptions api_options;
+  api_options.authorizer = authorizer->authorizer;
+  api_options.rule_resolver = authorizer->rule_resolver;
   auto api = std::make_shared<endpoints::ApiServer>(registry->get(), api_options);
   // After the API server, which follows what the controller serves: stored CRDs are served
   // again before the server reports ready.

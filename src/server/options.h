@@ -17,6 +17,9 @@ struct ServerOptions {
   std::string kubeconfig_out;
   // Persist everything under this directory (--data-dir). Default: "" (in memory).
   std::string data_dir;
+  // Comma-separated authorizers (--authorization-mode): AlwaysAllow, AlwaysDeny, RBAC.
+  // Default: AlwaysAllow.
+  std::string authorization_mode = "AlwaysAllow";
   // Log verbosity (-v / --v). 1 and above log one line per request. Default: 0.
   int verbosity = 0;
   // Largest accepted request body in bytes (kube's limit is 3 MiB). Default: 3 MiB.
