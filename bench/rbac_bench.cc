@@ -34,8 +34,10 @@ json Binding(const std::string& ns, const std::string& name, const std::string& 
 
 json User(const std::string& name) { return {{"kind", "User"}, {"apiGroup", kRbacGroup}, {"name", name}}; }
 
-Attributes Request(const UserInfo& user, const std::string& verb, const std::string& resource, const std::string& ns) {
-  return Attributes{.user = user, .verb = verb, .resource_request = true, .namespace_ = ns, .api_version = "v1", .resource = resource};
+Attributes Request(const UserInfo& user, const std::string& verb, const std::string& resource, const std::string& ns,
+                   const std::string& group = "") {
+  return Attributes{.user = user, .verb = verb, .resource_request = true, .namespace_ = ns, .api_group = group,
+                    .api_version = "v1", .resource = resource};
 }
 
 }  // namespace
@@ -78,7 +80,7 @@ int main() {
   };
   const std::vector<Case> cases = {
       {"allowed (RoleBinding in ns-21)", Request(dev, "list", "pods", "ns-21"), true},
-      {"allowed (ClusterRoleBinding to view)", Request(viewer, "get", "deployments", "ns-9"), true},
+      {"allowed (ClusterRoleBinding to view)", Request(viewer, "get", "deployments", "ns-9", "apps"), true},
       {"denied (every rule of the user tried)", Request(dev, "delete", "secrets", "ns-21"), false},
       {"service account (RoleBinding, default ns)", Request(sa, "watch", "configmaps", "ns-3"), true},
   };

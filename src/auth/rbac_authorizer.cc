@@ -6,9 +6,9 @@ AuthorizationResult RbacAuthorizer::Authorize(const Attributes& attributes) cons
   AuthorizationResult result;
   std::vector<std::string> errors;
   index_->VisitRulesFor(attributes.user, attributes.namespace_,
-                        [&](const std::string& source, const PolicyRule* rule, const std::string* error) {
+                        [&](const RbacIndex::RuleSource& source, const PolicyRule* rule, const std::string* error) {
                           if (rule != nullptr && RuleAllows(attributes, *rule)) {
-                            result = {Decision::kAllow, "RBAC: allowed by " + source};
+                            result = {Decision::kAllow, "RBAC: allowed by " + source.Describe()};
                             return false;
                           }
                           if (error != nullptr) errors.push_back(*error);

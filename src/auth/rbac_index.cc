@@ -128,22 +128,37 @@ void RbacIndex::Unindex(SubjectIndex* index, const Binding& b) {
   }
 }
 
-std::vector<RbacIndex::BindingPtr> RbacIndex::Candidates(const SubjectIndex& index, const UserInfo& user) {
-  std::set<std::string> names;
+std::vector<const RbacIndex::Binding*> RbacIndex::Candidates(const SubjectIndex& index, const UserInfo& user) {
+  std::vector<const std::string*> names;
   auto add = [&](const std::map<std::string, std::set<std::string>, std::less<>>& m, std::string_view key) {
     auto it = m.find(key);
-    if (it != m.end()) names.insert(it->second.begin(), it->second.end());
+    if (it == m.end()) return;
+    for (const auto& n : it->second) names.push_back(&n);
   };
   add(index.users, user.name);
   for (const auto& g : user.groups) add(index.groups, g);
   if (auto sa = ServiceAccountKey(user.name)) add(index.service_accounts, *sa);
-  std::vector<BindingPtr> out;
+  std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  names.erase(std::unique(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a == *b; }),
+              names.end());
+  std::vector<const Binding*> out;
   out.reserve(names.size());
-  for (const auto& n : names) {
-    auto it = index.bindings.find(n);
-    if (it != index.bindings.end()) out.push_back(it->second);
+  for (const auto* n : names) {
+    auto it = index.bindings.find(*n);
+    if (it != index.bindings.end()) out.push_back(it->second.get());
   }
   return out;
+}
+
+std::string RbacIndex::RuleSource::Describe() const {
+  if (binding == nullptr || subject == nullptr) return "";
+  const Binding& b = *binding;
+  if (b.namespace_.empty()) {
+    return "ClusterRoleBinding " + GoQuote(b.name) + " of " + b.role_ref.kind + " " + GoQuote(b.role_ref.name) + " to " +
+           DescribeSubject(*subject, "");
+  }
+  return "RoleBinding " + GoQuote(b.name + "/" + b.namespace_) + " of " + b.role_ref.kind + " " +
+         GoQuote(b.role_ref.name) + " to " + DescribeSubject(*subject, b.namespace_);
 }
 
 RbacIndex::Rules RbacIndex::RoleRulesLocked(const RoleRef& ref, std::string_view ns, std::string* error) const {
@@ -179,15 +194,10 @@ void RbacIndex::VisitRulesFor(const UserInfo& user, std::string_view ns, const V
       std::string error;
       Rules rules = RoleRulesLocked(b->role_ref, binding_ns, &error);
       if (!rules) {
-        if (!visit("", nullptr, &error)) return false;
+        if (!visit(RuleSource{}, nullptr, &error)) return false;
         continue;
       }
-      const std::string source =
-          binding_ns.empty()
-              ? "ClusterRoleBinding " + GoQuote(b->name) + " of " + b->role_ref.kind + " " + GoQuote(b->role_ref.name) +
-                    " to " + DescribeSubject(*subject, "")
-              : "RoleBinding " + GoQuote(b->name + "/" + std::string(binding_ns)) + " of " + b->role_ref.kind + " " +
-                    GoQuote(b->role_ref.name) + " to " + DescribeSubject(*subject, binding_ns);
+      const RuleSource source{b, subject};
       for (const auto& rule : *rules) {
         if (!visit(source, &rule, nullptr)) return false;
       }
@@ -203,7 +213,7 @@ void RbacIndex::VisitRulesFor(const UserInfo& user, std::string_view ns, const V
 std::vector<PolicyRule> RbacIndex::RulesFor(const UserInfo& user, std::string_view ns,
                                             std::vector<std::string>* errors) const {
   std::vector<PolicyRule> rules;
-  VisitRulesFor(user, ns, [&](const std::string&, const PolicyRule* rule, const std::string* error) {
+  VisitRulesFor(user, ns, [&](const RuleSource&, const PolicyRule* rule, const std::string* error) {
     if (rule != nullptr) rules.push_back(*rule);
     if (error != nullptr && errors != nullptr) errors->push_back(*error);
     return true;

@@ -49,8 +49,22 @@ class RbacIndex {
   // An object added or modified (`deleted` false) or deleted.
   void Apply(RbacKind kind, const storage::Object& obj, bool deleted = false);
 
-  // Where a visited rule comes from: `ClusterRoleBinding "x" of ClusterRole "y" to User "z"`.
-  using Visitor = std::function<bool(const std::string& source, const PolicyRule* rule, const std::string* error)>;
+  // A binding as the index keeps it.
+  struct Binding {
+    std::string name;
+    std::string namespace_;  // "" for a ClusterRoleBinding
+    RoleRef role_ref;
+    std::vector<Subject> subjects;
+  };
+  // Where a visited rule comes from; Describe() renders it as kube does
+  // (`ClusterRoleBinding "x" of ClusterRole "y" to User "z"`) — only when asked, since most
+  // visited rules do not allow the request.
+  struct RuleSource {
+    const Binding* binding = nullptr;
+    const Subject* subject = nullptr;
+    std::string Describe() const;
+  };
+  using Visitor = std::function<bool(const RuleSource& source, const PolicyRule* rule, const std::string* error)>;
   // Calls `visit` for every rule that applies to `user` in `ns` ("" for cluster-wide), and for
   // every resolution error; stops when it returns false.
   void VisitRulesFor(const UserInfo& user, std::string_view ns, const Visitor& visit) const;
@@ -64,12 +78,6 @@ class RbacIndex {
   size_t BindingCount() const;
 
  private:
-  struct Binding {
-    std::string name;
-    std::string namespace_;  // "" for a ClusterRoleBinding
-    RoleRef role_ref;
-    std::vector<Subject> subjects;
-  };
   using BindingPtr = std::shared_ptr<const Binding>;
   using Rules = std::shared_ptr<const std::vector<PolicyRule>>;
   // Bindings by the subject they name: users, groups, service accounts ("ns:name").
@@ -82,7 +90,7 @@ class RbacIndex {
   static void Unindex(SubjectIndex* index, const Binding& binding);
   static void Index(SubjectIndex* index, const BindingPtr& binding);
   // Bindings of `index` that may name `user`, in name order.
-  static std::vector<BindingPtr> Candidates(const SubjectIndex& index, const UserInfo& user);
+  static std::vector<const Binding*> Candidates(const SubjectIndex& index, const UserInfo& user);
   Rules RoleRulesLocked(const RoleRef& ref, std::string_view ns, std::string* error) const;
   void Watch(registry::StorePtr store, RbacKind kind, std::string resource_version);
   Status Relist(const registry::StorePtr& store, RbacKind kind, std::string* resource_version);

@@ -146,9 +146,9 @@ TEST_CASE("a check among 1,000 bindings visits only the user's") {
                 Binding("", "b" + std::to_string(i), "ClusterRole", "r", json::array({User("user" + std::to_string(i))})));
   }
   int visited = 0;
-  index.VisitRulesFor({.name = "user500"}, "default", [&](const std::string& source, const PolicyRule*, const std::string*) {
+  index.VisitRulesFor({.name = "user500"}, "default", [&](const RbacIndex::RuleSource& source, const PolicyRule*, const std::string*) {
     ++visited;
-    CHECK(source == R"(ClusterRoleBinding "b500" of ClusterRole "r" to User "user500")");
+    CHECK(source.Describe() == R"(ClusterRoleBinding "b500" of ClusterRole "r" to User "user500")");
     return true;
   });
   CHECK(visited == 1);
