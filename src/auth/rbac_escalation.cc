@@ -78,11 +78,7 @@ Status RbacEscalation::ConfirmNoEscalation(const UserInfo& user, std::string_vie
   for (const auto& rule : CompactRules(missing)) descriptions.insert(CompactString(rule));
   std::string msg = "user " + GoQuote(user.name) + " (groups=" + GoQuoteList(user.groups) +
                     ") is attempting to grant RBAC permissions not currently held:";
-  bool first = true;
-  for (const auto& d : descriptions) {
-    msg += (first ? "\n" : "\n") + d;
-    first = false;
-  }
+  for (const auto& d : descriptions) msg += "\n" + d;
   if (!errors.empty()) {
     msg += "; resolution errors: [";
     for (size_t i = 0; i < errors.size(); ++i) msg += (i > 0 ? " " : "") + errors[i];
