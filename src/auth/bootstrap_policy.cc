@@ -193,21 +193,15 @@ Status EnsureBootstrapPolicy(registry::ApiRegistry* registry) {
     const std::string name = meta["name"];
     const std::string ns = meta.value("namespace", "");
     const registry::WriteOptions write{.field_manager = std::string(kFieldManager)};
-    auto existing = store->Get(ns, name, storage::GetOptions{.ignore_not_found = true});
-    if (existing.ok() && !*existing) {
-      auto created = store->Create(ns, item.object, write);
-      if (created.ok() || created.status().IsAlreadyExists()) continue;
-      return Status(created.status().code(), "rbac bootstrap: creating " + name + ": " + created.status().message());
-    }
+    // (The registry's Get answers NotFound for an absent object.)
+    auto existing = store->Get(ns, name, storage::GetOptions{});
     if (!existing.ok() && !existing.status().IsNotFound()) {
       return Status(existing.status().code(), "rbac bootstrap: reading " + name + ": " + existing.status().message());
     }
     if (!existing.ok()) {
       auto created = store->Create(ns, item.object, write);
-      if (!created.ok() && !created.status().IsAlreadyExists()) {
-        return Status(created.status().code(), "rbac bootstrap: creating " + name + ": " + created.status().message());
-      }
-      continue;
+      if (created.ok() || created.status().IsAlreadyExists()) continue;
+      return Status(created.status().code(), "rbac bootstrap: creating " + name + ": " + created.status().message());
     }
     if (!Reconcile(item, **existing)) continue;
     auto updated = store->Update(
