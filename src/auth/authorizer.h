@@ -65,16 +65,20 @@ class AlwaysDenyAuthorizer final : public Authorizer {
   }
 };
 
-// The first authorizer that allows or denies decides; no opinion from all is no opinion.
+// The first authorizer that allows or denies decides; no opinion from all is no opinion, with
+// the reasons they gave joined by newlines (kube's union authorizer: SubjectAccessReview shows
+// them, e.g. RBAC's resolution errors).
 class AuthorizerChain final : public Authorizer {
  public:
   explicit AuthorizerChain(std::vector<std::unique_ptr<Authorizer>> chain) : chain_(std::move(chain)) {}
   AuthorizationResult Authorize(const Attributes& attributes) const override {
+    std::string reasons;
     for (const auto& a : chain_) {
       auto r = a->Authorize(attributes);
       if (r.decision != Decision::kNoOpinion) return r;
+      if (!r.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + r.reason;
     }
-    return {Decision::kNoOpinion, ""};
+    return {Decision::kNoOpinion, reasons};
   }
 
  private:

@@ -250,7 +250,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
       if (info.verb != "create") {
         return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
-      return CreateReview(request, *review, query.Bool("pretty"));
+      return CreateReview(request, info, *review, query.Bool("pretty"));
     }
     return early_error(ResourceNotFound());
   }

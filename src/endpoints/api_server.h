@@ -14,6 +14,7 @@
 #include "auth/authorizer.h"
 #include "auth/request_authenticator.h"
 #include "auth/service_account_token.h"
+#include "auth/rule_resolver.h"
 #include "endpoints/discovery.h"
 #include "endpoints/encoded_objects.h"
 #include "endpoints/http.h"
@@ -43,6 +44,9 @@ struct ApiServerOptions {
   int64_t max_token_expiration_seconds = 0;
   // --runtime-config. Default: everything served.
   RuntimeConfig runtime_config;
+  // The rules SelfSubjectRulesReview lists (the access reviews are answered from `authorizer`).
+  // Default: none.
+  std::shared_ptr<const auth::RuleResolver> rule_resolver;
 };
 
 // Everything a resource handler needs about one request.
@@ -82,7 +86,8 @@ class ApiServer {
   HttpResponse Watch(RequestScope& scope);
   // resource_write.cc
   HttpResponse Create(RequestScope& scope);
-  HttpResponse CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty);
+  HttpResponse CreateReview(const HttpRequest& request, const RequestInfo& request_info,
+                            const catalogue::ResourceInfo& info, bool pretty);
   // token_request.cc: serviceaccounts/token.
   HttpResponse TokenRequest(RequestScope& scope);
   HttpResponse Update(RequestScope& scope);

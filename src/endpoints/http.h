@@ -36,6 +36,11 @@ struct HttpRequest {
   std::string Header(std::string_view name) const;
 };
 
+// The request's user as the registry's writes carry it (escalation checks read it).
+inline std::shared_ptr<const auth::UserInfo> RequestUser(const HttpRequest& request) {
+  return std::make_shared<const auth::UserInfo>(request.user);
+}
+
 // A body produced piece by piece (watch streams). The server calls Next() repeatedly on the
 // connection's thread; each call should return within about a second so shutdown and client
 // disconnects are noticed.

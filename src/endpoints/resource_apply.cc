@@ -120,7 +120,7 @@ HttpResponse ApiServer::Apply(RequestScope& scope) {
       });
     };
     auto updated = scope.store->Update(ns, scope.info.name, "", transform,
-                                       registry::WriteOptions{.dry_run = params->dry_run});
+                                       registry::WriteOptions{.dry_run = params->dry_run, .user = RequestUser(scope.request)});
     if (!updated.ok()) return ErrorResponse(updated.status());
     return RespondWritten(scope, 200, *updated);
   }
@@ -129,7 +129,8 @@ HttpResponse ApiServer::Apply(RequestScope& scope) {
                                     registry::ApplyOptions{.field_manager = params->field_manager,
                                                            .force = force,
                                                            .dry_run = params->dry_run,
-                                                           .strict_decoding_error = strict});
+                                                           .strict_decoding_error = strict,
+                                                           .user = RequestUser(scope.request)});
   if (!applied.ok()) return ErrorResponse(applied.status());
   return RespondWritten(scope, applied->created ? 201 : 200, applied->object);
 }

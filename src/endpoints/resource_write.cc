@@ -1,6 +1,7 @@
 // CREATE, UPDATE (PUT) and PATCH handlers, with body decoding and field validation.
 #include <nlohmann/json.hpp>
 
+#include "endpoints/access_reviews.h"
 #include "endpoints/api_server.h"
 #include "endpoints/field_validation.h"
 #include "endpoints/render.h"
@@ -102,12 +103,14 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
   auto created = scope.store->Create(
       ns, std::move(*body),
       registry::WriteOptions{.dry_run = params->dry_run,
-                             .field_manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent"))});
+                             .field_manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent")),
+                             .user = RequestUser(scope.request)});
   if (!created.ok()) return ErrorResponse(created.status());
   return RespondWritten(scope, 201, *created);
 }
 
-HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue::ResourceInfo& info, bool pretty) {
+HttpResponse ApiServer::CreateReview(const HttpRequest& request, const RequestInfo& request_info,
+                                     const catalogue::ResourceInfo& info, bool pretty) {
   std::vector<std::string> duplicates;
   auto body = DecodeObjectBody(request, {.api_version = info.group.empty() ? info.version : info.group + "/" + info.version,
                                          .kind = info.kind},
@@ -115,6 +118,15 @@ HttpResponse ApiServer::CreateReview(const HttpRequest& request, const catalogue
   if (!body.ok()) return ErrorResponse(body.status());
   if (IsAuthenticationReview(info)) {
     auto answer = AnswerAuthenticationReview(info, std::move(*body), request.user, options_.authenticator.get());
+    if (!answer.ok()) return ErrorResponse(answer.status());
+    return JsonResponse(201, *answer, pretty);
+  }
+  if (IsAccessReview(info)) {
+    auto answer = AnswerAccessReview(info, std::move(*body),
+                                     AccessReviewContext{.authorizer = options_.authorizer.get(),
+                                                         .rule_resolver = options_.rule_resolver.get(),
+                                                         .user = &request.user,
+                                                         .namespace_ = request_info.namespace_});
     if (!answer.ok()) return ErrorResponse(answer.status());
     return JsonResponse(201, *answer, pretty);
   }
@@ -143,7 +155,9 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
   // Writes through the Scale record their manager on the Scale (WriteThroughScale).
   auto updated = scope.store->Update(
       ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
+      registry::WriteOptions{.dry_run = params->dry_run,
+                             .field_manager = scale ? std::nullopt : std::optional(manager),
+                             .user = RequestUser(scope.request)});
   if (!updated.ok()) return ErrorResponse(updated.status());
   return RespondWritten(scope, 200, *updated);
 }
@@ -207,7 +221,9 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
   const std::string ns = info.namespaced ? scope.info.namespace_ : "";
   auto updated = scope.store->Update(
       ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
-      registry::WriteOptions{.dry_run = params->dry_run, .field_manager = scale ? std::nullopt : std::optional(manager)});
+      registry::WriteOptions{.dry_run = params->dry_run,
+                             .field_manager = scale ? std::nullopt : std::optional(manager),
+                             .user = RequestUser(scope.request)});
   if (!updated.ok()) return ErrorResponse(updated.status());
   return RespondWritten(scope, 200, *updated);
 }

@@ -1,9 +1,9 @@
 // The review resources (authentication.k8s.io TokenReview, SelfSubjectReview;
 // authorization.k8s.io SubjectAccessReview, SelfSubjectAccessReview,
 // LocalSubjectAccessReview, SelfSubjectRulesReview): create-only, never stored, answered from
-// the server's policy. This server has no authentication or authorization, so every request is
-// made as an administrator and allowed — which is what these reviews report (kubectl auth can-i
-// answers yes).
+// the server's policy. The authorization reviews are answered from the configured authorizer
+// (access_reviews.h); the authentication ones report the plain-HTTP port's administrator, as
+// this server has no authentication yet.
 //
 // Thread-safety: pure functions.
 #pragma once

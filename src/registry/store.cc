@@ -285,6 +285,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
     return Status::BadRequest("the server could not find the requested resource: a namespace is required");
   }
   if (strategy_) KUBE_RETURN_IF_ERROR(strategy_->AdmitCreate(NameOf(obj)));
+  if (strategy_ && options.user) KUBE_RETURN_IF_ERROR(strategy_->AdmitWrite(ns, obj, nullptr, *options.user));
   KUBE_RETURN_IF_ERROR(PrepareForCreate(ns, &obj, options));
   if (info_.namespaced && namespaces_ != nullptr) {
     KUBE_RETURN_IF_ERROR(namespaces_->Admit(ns, /*create=*/true, info_.group, info_.resource, NameOf(obj)));

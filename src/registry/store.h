@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/user_info.h"
 #include "catalogue/catalogue.h"
 #include "registry/field_manager.h"
 #include "registry/kind_rules.h"
@@ -29,6 +30,9 @@ struct WriteOptions {
   // recorded as "unknown"). Default: none — the write keeps the managedFields the object carries
   // (the server's own writes, and writes whose managedFields are already computed).
   std::optional<std::string> field_manager;
+  // Who asks for the write, for the kind's Strategy::AdmitWrite (RBAC's escalation checks).
+  // Default: none — the server's own write, which no user check applies to.
+  std::shared_ptr<const auth::UserInfo> user;
 };
 
 // A server-side apply (PATCH application/apply-patch+yaml).
@@ -39,6 +43,8 @@ struct ApplyOptions {
   // An error of the request's strict decoding (fieldValidation=Strict), answered only once the
   // merge succeeded, as kube checks it after the merge. Default: OK.
   Status strict_decoding_error;
+  // As WriteOptions::user. Default: none.
+  std::shared_ptr<const auth::UserInfo> user;
 };
 
 struct DeleteOptions {

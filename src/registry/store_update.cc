@@ -173,6 +173,9 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
     const ObjectPtr served = AsServed(std::make_shared<Object>(current));
     auto next = transform(*served);
     if (!next.ok()) return next.status();
+    if (strategy_ && options.user && subresource.empty()) {
+      KUBE_RETURN_IF_ERROR(strategy_->AdmitWrite(ns, *next, served.get(), *options.user));
+    }
     auto prepared = PrepareForUpdate(subresource, *served, std::move(*next), options);
     if (prepared.ok()) KeepTimesOfUnchangedObject(*served, &*prepared);
     return prepared;

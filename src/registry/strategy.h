@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/user_info.h"
 #include "printers/printers.h"
 #include "registry/errors.h"
 #include "storage/interface.h"
@@ -35,6 +36,15 @@ class Strategy {
   // Refuses a create of `name` before anything else happens (a custom resource whose CRD is
   // terminating: 403).
   virtual Status AdmitCreate(std::string_view name) const { return Status::OK(); }
+
+  // Refuses a create (`old` null) or an update of the main resource by `user` before the object
+  // is prepared and validated (RBAC's escalation checks: 403). `ns` is the request's namespace.
+  // Called only for writes made for a user (WriteOptions::user), the computed object of an
+  // update or apply included.
+  virtual Status AdmitWrite(std::string_view ns, const storage::Object& obj, const storage::Object* old,
+                            const auth::UserInfo& user) const {
+    return Status::OK();
+  }
 
   // Create: called after system fields and built-in defaults are set, before validation.
   virtual void PrepareForCreate(storage::Object* obj) const {}

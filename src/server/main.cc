@@ -12,6 +12,8 @@
 #include "apiextensions/crd_strategy.h"
 #include "auth/authorization_modes.h"
 #include "endpoints/api_server.h"
+#include "auth/rbac.h"
+#include "auth/rbac_modes.h"
 #include "registry/api_registry.h"
 #include "server/authentication_config.h"
 #include "server/etcd_standin.h"
@@ -138,25 +140,41 @@ int Run(int argc, char** argv) {
   auto services = std::make_shared<server::ServiceAllocationStrategy>(
       options.service_cluster_ip_range, options.node_port_min, options.node_port_max);
   registry_options.strategies["/services"] = services;
+  // RBAC's strategies refuse role and binding writes that would escalate (the `escalate` and
+  // `bind` verbs); they are given the authorizer once it exists.
+  auto escalation = std::make_shared<auth::RbacEscalation>();
+  auth::AddRbacStrategies(&registry_options, escalation);
   auto registry = registry::ApiRegistry::Open(registry_options, catalogue::Catalogue::BuiltIn());
   if (!registry.ok()) return Fail(registry.status().ToString());
   services->SetRegistry(registry->get());
+  // The bootstrap policy, ClusterRole aggregation and the index of roles and bindings, whatever
+  // the mode (kube-apiserver keeps them up to date whether or not RBAC authorizes).
+  auto rbac = auth::Rbac::Start(registry->get());
+  if (!rbac.ok()) return Fail(rbac.status().ToString());
 
   auto authn = server::BuildAuthentication(
       options, kubeconfig_ca ? std::vector<std::string>{kubeconfig_ca->cert_pem} : std::vector<std::string>{},
       RegistryLookup(registry->get()));
   if (!authn.ok()) return Fail(authn.status().message());
 
-  // --authorization-mode. RBAC reads Roles and bindings through the registry: the RBAC layer
-  // sets factories.rbac here; until it does, RBAC mode refuses to start.
+  // --authorization-mode, with RBAC reading the index; SelfSubjectRulesReview lists the rules of
+  // the same modes.
   auth::AuthorizerFactories factories;
+  factories.rbac = [&]() -> Result<std::unique_ptr<auth::Authorizer>> {
+    return std::unique_ptr<auth::Authorizer>(std::make_unique<auth::RbacAuthorizer>((*rbac)->index()));
+  };
   auto authorizer = auth::BuildAuthorizer(options.authorization_modes, factories);
   if (!authorizer.ok()) return Fail(authorizer.status().message());
+  std::string joined_modes;
+  for (const auto& m : options.authorization_modes) joined_modes += (joined_modes.empty() ? "" : ",") + m;
+  auto rules = auth::NewAuthorizerForModes(joined_modes, **rbac);
+  escalation->Attach(registry->get(), (*rbac)->index(), *authorizer);
 
   endpoints::ApiServerOptions api_options;
   const std::string advertised = options.advertise_address.empty() ? options.bind_address : options.advertise_address;
   api_options.server_address = HostPort(advertised, serve_secure ? options.secure_port : std::max(options.port, 0));
   api_options.authorizer = *authorizer;
+  if (rules.ok()) api_options.rule_resolver = rules->rule_resolver;
   api_options.authenticator = authn->authenticator;
   api_options.token_issuer = authn->token_issuer;
   api_options.api_audiences = authn->authenticator->api_audiences();

@@ -9,7 +9,7 @@ passed=0 failed=0
 server=""
 
 start_server() {  # start_server [extra flags...]
-  rm -f "$KUBECONFIG"
+  rm -f "$KUBECONFIG" "$work/server.out"  # a previous run's ready line must not count
   "$bin" --port 0 --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
   server=$!
   # The "ready: URL" line comes after the kubeconfig is written and everything is served.
