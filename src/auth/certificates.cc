@@ -150,11 +150,11 @@ Status CheckKeyPair(const KeyPair& pair) {
   return Status::OK();
 }
 
-Result<Subject> CertificateSubject(const std::string& der) {
+Result<CertificateName> CertificateSubject(const std::string& der) {
   const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
   X509Ptr cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())));
   if (!cert) return Status::BadRequest("cannot parse certificate");
-  Subject s;
+  CertificateName s;
   X509_NAME* name = X509_get_subject_name(cert.get());
   for (int i = 0; i < X509_NAME_entry_count(name); ++i) {
     X509_NAME_ENTRY* e = X509_NAME_get_entry(name, i);

@@ -47,11 +47,11 @@ std::string CertificateDerToPem(const std::string& der);
 Status CheckKeyPair(const KeyPair& pair);
 
 // The subject of a DER certificate as client-certificate authentication reads it.
-struct Subject {
+struct CertificateName {
   std::string common_name;
   std::vector<std::string> organizations;
 };
-Result<Subject> CertificateSubject(const std::string& der);
+Result<CertificateName> CertificateSubject(const std::string& der);
 
 // Standard base64 with padding (kubeconfig *-data fields).
 std::string Base64Encode(const std::string& data);

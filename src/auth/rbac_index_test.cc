@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/rbac_authorizer.h"
+#include "auth/authorization_modes.h"
 #include "auth/rbac_index.h"
 
 namespace kube::auth {

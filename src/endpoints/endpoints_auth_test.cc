@@ -108,7 +108,7 @@ TEST_CASE("impersonation: the impersonated user is who the request and its revie
   // AlwaysDeny: bob may not create the review, but the admin may impersonate him.
   CHECK(as_bob.status == 403);
   CHECK(Message(as_bob) == "selfsubjectreviews.authentication.k8s.io is forbidden: User \"bob\" cannot create resource "
-                           "\"selfsubjectreviews\" in API group \"authentication.k8s.io\" at the cluster scope");
+                           "\"selfsubjectreviews\" in API group \"authentication.k8s.io\" at the cluster scope: Everything is forbidden.");
   HttpResponse as_master = s.Call(kAdmin, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", ssr,
                                   {{"Impersonate-User", "carol"}, {"Impersonate-Group", "system:masters"}});
   REQUIRE(as_master.status == 201);
@@ -117,7 +117,7 @@ TEST_CASE("impersonation: the impersonated user is who the request and its revie
   CHECK(info["groups"] == json{"system:masters", "system:authenticated"});
   HttpResponse denied = s.Call(kAlice, "GET", "/api", "", {{"Impersonate-User", "admin"}});
   CHECK(Message(denied) ==
-        "users \"admin\" is forbidden: User \"alice\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope");
+        "users \"admin\" is forbidden: User \"alice\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope: Everything is forbidden.");
   HttpResponse no_user = s.Call(kAdmin, "GET", "/api", "", {{"Impersonate-Group", "qa"}});
   CHECK(no_user.status == 400);
 }

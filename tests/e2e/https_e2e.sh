@@ -123,22 +123,23 @@ stop_server
 start_secure --authorization-mode=AlwaysDeny
 carol_kubeconfig
 # (kubectl itself cannot start under AlwaysDeny: discovery is forbidden too. curl shows the Statuses.)
+# kube appends the authorizers' reasons to the 403 message: AlwaysDeny's is "Everything is forbidden.".
 status_of() {  # status_of CURL_ARGS...: "<code> <reason>: <message>"
   local code
   code=$(curl -s -o "$work/body" -w '%{http_code}' --cacert "$ca" -H 'Accept: application/json' "$@")
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['reason'] + ':', d['message'])" "$work/body" "$code"
 }
 equal "dave is forbidden with kube's message" \
-  '403 Forbidden: namespaces is forbidden: User "dave" cannot list resource "namespaces" in API group "" at the cluster scope' \
+  '403 Forbidden: namespaces is forbidden: User "dave" cannot list resource "namespaces" in API group "" at the cluster scope: Everything is forbidden.' \
   status_of -H 'Authorization: Bearer dave-token' "$url/api/v1/namespaces"
 equal "carol is forbidden reading a named pod" \
-  '403 Forbidden: pods "p" is forbidden: User "carol" cannot get resource "pods" in API group "" in the namespace "default"' \
+  '403 Forbidden: pods "p" is forbidden: User "carol" cannot get resource "pods" in API group "" in the namespace "default": Everything is forbidden.' \
   status_of --cert "$pki/carol.crt" --key "$pki/carol.key" "$url/api/v1/namespaces/default/pods/p"
 equal "carol may not impersonate the admin" \
-  '403 Forbidden: users "kube-apiserver-lite:admin" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope' \
+  '403 Forbidden: users "kube-apiserver-lite:admin" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope: Everything is forbidden.' \
   status_of --cert "$pki/carol.crt" --key "$pki/carol.key" -H 'Impersonate-User: kube-apiserver-lite:admin' "$url/api"
 equal "discovery is a non-resource path" \
-  '403 Forbidden: forbidden: User "carol" cannot get path "/apis"' \
+  '403 Forbidden: forbidden: User "carol" cannot get path "/apis": Everything is forbidden.' \
   status_of --cert "$pki/carol.crt" --key "$pki/carol.key" "$url/apis"
 equal "anonymous /healthz is 403 under AlwaysDeny" 403 curl_code "$url/healthz"
 expect "the admin still works (system:masters)" 'default' k get ns

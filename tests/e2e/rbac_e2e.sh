@@ -118,7 +118,7 @@ start_server --authorization-mode=AlwaysDeny
 equal "AlwaysDeny: SAR refuses everyone outside system:masters" 'False Everything is forbidden.' sar alice "" get pods default
 equal "AlwaysDeny: system:masters still may" 'True ' sar root system:masters get pods default
 stop_server
-refuse "an unknown authorization mode is refused at start" 'authorization-mode "Bogus" is not supported' \
+refuse "an unknown authorization mode is refused at start" 'authorization-mode "Bogus" is not a valid mode' \
   "$bin" --port 0 --authorization-mode=RBAC,Bogus
 
 finish
