@@ -1,0 +1,212 @@
+#include "runner.h"
+
+#include <fnmatch.h>
+
+#include <regex>
+
+#include "cel/cel.h"
+#include "conformance_value.h"
+
+namespace kube::celconf {
+
+namespace {
+
+using textproto::Field;
+using textproto::Message;
+
+std::vector<std::string> SplitPattern(const std::string& pattern) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (parts.size() < 2) {
+    const size_t slash = pattern.find('/', start);
+    if (slash == std::string::npos) break;
+    parts.push_back(pattern.substr(start, slash - start));
+    start = slash + 1;
+  }
+  parts.push_back(pattern.substr(start));
+  return parts;
+}
+
+bool Glob(const std::string& pattern, const std::string& text) { return fnmatch(pattern.c_str(), text.c_str(), 0) == 0; }
+
+bool Matches(const std::vector<std::string>& filters, const std::string& file, const std::string& section,
+             const std::string& test) {
+  if (filters.empty()) return true;
+  const std::string parts_of[] = {file, section, test};
+  for (const auto& f : filters) {
+    const auto parts = SplitPattern(f);
+    bool ok = true;
+    for (size_t i = 0; i < parts.size() && ok; ++i) ok = Glob(parts[i], parts_of[i]);
+    if (ok) return true;
+  }
+  return false;
+}
+
+// Whether the expression needs protobuf messages: cel-spec's test messages, enums declared in
+// them, or a message literal (`Name{...}`, `google.protobuf.Int32Value{value: 1}`).
+bool UsesMessages(const std::string& expr, const std::string& container) {
+  if (container.starts_with("cel.expr.conformance")) return true;
+  for (const char* word : {"TestAllTypes", "NestedMessage", "NestedEnum", "GlobalEnum", "cel.expr.conformance"}) {
+    if (expr.find(word) != std::string::npos) return true;
+  }
+  static const std::regex kMessageLiteral(R"((^|[^\w.'"])([A-Za-z_]\w*(\.[A-Za-z_]\w*)*)\s*\{)");
+  for (auto it = std::sregex_iterator(expr.begin(), expr.end(), kMessageLiteral); it != std::sregex_iterator(); ++it) {
+    if ((*it)[2].str() != "in") return true;
+  }
+  return false;
+}
+
+// The first line of a compile error without cel-go's "ERROR: <input>:1:5: " prefix.
+std::string CompileErrorSummary(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
+  const size_t input = line.find("<input>:");
+  if (input != std::string::npos) {
+    size_t p = input + 8;
+    for (int colons = 0; p < line.size() && colons < 2; ++p) {
+      if (line[p] == ':') ++colons;
+    }
+    line = line.substr(p);
+    if (!line.empty() && line[0] == ' ') line.erase(0, 1);
+  }
+  return line;
+}
+
+// An error message grouped into a failure category: its text up to the first detail
+// ("no such key: x" → "no such key").
+std::string ErrorCategory(const std::string& message) {
+  std::string m = message.substr(0, message.find(':'));
+  if (m.size() > 70) m = m.substr(0, 70) + "...";
+  return m;
+}
+
+struct Expectation {
+  enum Kind { kValue, kError } kind = kValue;
+  cel::Value value = cel::Value::Bool(true);
+  std::string skip;  // set when the test cannot run here
+};
+
+Expectation ReadExpectation(const Message& t) {
+  Expectation e;
+  if (t.Find("typed_result") || t.Scalar("check_only") == "true") {
+    e.skip = "needs checker";
+    return e;
+  }
+  if (t.Find("unknown") || t.Find("any_unknowns")) {
+    e.skip = "unknowns";
+    return e;
+  }
+  if (t.Find("eval_error") || t.Find("any_eval_errors")) {
+    e.kind = Expectation::kError;
+    return e;
+  }
+  if (const Message* v = t.FindMessage("value")) {
+    Converted c = FromExprValue(*v);
+    if (!c.ok()) {
+      e.skip = c.unsupported.empty() ? "malformed test: " + c.error : c.unsupported;
+      return e;
+    }
+    e.value = std::move(c.value);
+  }
+  return e;
+}
+
+// The bindings of a test, or the reason they cannot be built.
+std::string ReadBindings(const Message& t, cel::Activation* vars, std::vector<std::string>* names) {
+  for (const Field* b : t.FindAll("bindings")) {
+    if (!b->message) return "malformed test: bindings is not a message";
+    const std::string key = b->message->Scalar("key");
+    const Message* expr_value = b->message->FindMessage("value");
+    if (!expr_value) return "malformed test: binding " + key + " without value";
+    names->push_back(key);
+    if (const Message* v = expr_value->FindMessage("value")) {
+      Converted c = FromExprValue(*v);
+      if (!c.ok()) return c.unsupported.empty() ? "malformed test: " + c.error : c.unsupported;
+      vars->Bind(key, std::move(c.value));
+    } else if (expr_value->Find("error")) {
+      vars->Bind(key, cel::Value::Error("error binding " + key));
+    } else {
+      return "unknowns";
+    }
+  }
+  return "";
+}
+
+TestResult RunTest(const std::string& file, const std::string& section, const Message& t) {
+  TestResult r{.file = file, .section = section, .name = t.Scalar("name"), .expr = t.Scalar("expr")};
+  auto skip = [&](std::string why) {
+    r.outcome = Outcome::kSkipped;
+    r.category = std::move(why);
+    return r;
+  };
+  auto fail = [&](std::string why, std::string got) {
+    r.outcome = Outcome::kFailed;
+    r.category = std::move(why);
+    r.got = std::move(got);
+    return r;
+  };
+
+  Expectation want = ReadExpectation(t);
+  if (!want.skip.empty()) return skip(want.skip);
+  if (UsesMessages(r.expr, t.Scalar("container"))) return skip("messages");
+  r.expected = want.kind == Expectation::kError ? "an error" : Render(want.value);
+
+  cel::Activation vars;
+  std::vector<std::string> names;
+  if (std::string why = ReadBindings(t, &vars, &names); !why.empty()) return skip(why);
+  if (!t.Scalar("container").empty()) return skip("container");
+
+  cel::EnvironmentOptions options;
+  options.parse.macros = t.Scalar("disable_macros") != "true";
+  cel::Environment env(options);
+  cel::RegisterKubernetesLibraries(env.functions());
+  for (const Field* decl : t.FindAll("type_env")) {
+    // Declared identifiers become variables; declared functions cannot be bound here.
+    if (decl->message && decl->message->Find("ident")) names.push_back(decl->message->Scalar("name"));
+  }
+  for (auto& n : names) env.DeclareVariable(n);
+
+  auto program = env.Compile(r.expr);
+  if (!program.ok()) {
+    const std::string summary = CompileErrorSummary(program.status().message());
+    const bool syntax = summary.starts_with("Syntax error");
+    // Unchecked, cel-go reports an unresolvable reference when evaluating it: an error result.
+    if (!syntax && want.kind == Expectation::kError && t.Scalar("disable_check") == "true") return r;
+    std::string category = syntax ? "compile: syntax error" : "compile: " + summary;
+    return fail(std::move(category), "compile error: " + program.status().message());
+  }
+  cel::EvalResult result = (*program)->Evaluate(vars);
+  if (want.kind == Expectation::kError) {
+    if (result.value.IsError()) return r;
+    return fail("value instead of error", Render(result.value));
+  }
+  if (result.value.IsError()) return fail("error: " + ErrorCategory(result.value.ErrorMessage()), Render(result.value));
+  if (!ConformanceEqual(result.value, want.value)) return fail("wrong value", Render(result.value));
+  return r;
+}
+
+}  // namespace
+
+bool FileMatches(const std::string& file, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  for (const auto& f : filters) {
+    if (Glob(SplitPattern(f)[0], file)) return true;
+  }
+  return false;
+}
+
+std::vector<TestResult> RunFile(const Message& file, const std::vector<std::string>& filters) {
+  std::vector<TestResult> results;
+  const std::string file_name = file.Scalar("name");
+  for (const Field* s : file.FindAll("section")) {
+    if (!s->message) continue;
+    const std::string section = s->message->Scalar("name");
+    for (const Field* t : s->message->FindAll("test")) {
+      if (!t->message) continue;
+      if (!Matches(filters, file_name, section, t->message->Scalar("name"))) continue;
+      results.push_back(RunTest(file_name, section, *t->message));
+    }
+  }
+  return results;
+}
+
+}  // namespace kube::celconf
