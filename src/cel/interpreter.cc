@@ -210,7 +210,9 @@ Value Interpreter::MapLiteral(const Expr& e) {
     if (entry.optional) {
       if (v.kind() != Kind::kOptional) return NoSuchOverload("optional map entry");
       if (v.OptionalValue() == nullptr) continue;
-      v = *v.OptionalValue();
+      // Through a copy: assigning v from its own payload would free the payload mid-copy.
+      Value inner = *v.OptionalValue();
+      v = std::move(inner);
     }
     entries.emplace_back(std::move(k), std::move(v));
   }
