@@ -138,7 +138,9 @@ int main(int argc, char** argv) {
           ++t.skipped;
           ++t.skips[r.category];
           ++skip_categories[r.category];
-          if (o.verbose) std::cout << "SKIP " << id << "  (" << r.category << ")\n";
+          if (o.verbose) {
+            std::cout << "SKIP " << id << "  (" << r.category << (r.detail.empty() ? "" : ": " + r.detail) << ")\n";
+          }
           break;
         case Outcome::kFailed:
           ++t.failed;

@@ -28,6 +28,7 @@ struct TestResult {
   std::string category;  // failed / skipped: why, grouped ("needs checker", "wrong value", ...)
   std::string expected;  // rendered, for failures
   std::string got;       // rendered, for failures
+  std::string detail;    // skipped: more than the category says, when there is more
 };
 
 // `filters`: patterns "file[/section[/test]]", each component a shell glob; a test runs when it

@@ -145,12 +145,13 @@ TEST_CASE("runner: passes, failures and skips are classified") {
       test { name: "binding" expr: "x * 2" bindings { key: "x" value { value { int64_value: 21 } } } value { int64_value: 42 } }
       test { name: "unchecked_ref" expr: "y" disable_check: true eval_error { errors { message: "no such attribute" } } }
       test { name: "syntax" expr: "1 +" value { int64_value: 1 } }
+      test { name: "qualified" expr: "a.b" bindings { key: "a.b" value { value { int64_value: 1 } } } value { int64_value: 1 } }
       test { name: "typed" expr: "1" typed_result { result { int64_value: 1 } } }
       test { name: "message" container: "cel.expr.conformance.proto3" expr: "TestAllTypes{}.single_int64 == 0" }
       test { name: "literal" expr: "google.protobuf.Int32Value{value: 1} == 1" }
     })");
   auto results = RunFile(file, {});
-  REQUIRE(results.size() == 10);
+  REQUIRE(results.size() == 11);
   auto outcome = [&](std::string_view name) {
     for (const auto& r : results) {
       if (r.name == name) return r;
@@ -165,7 +166,8 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("kind_matters").got == "3");
   CHECK(outcome("error").outcome == Outcome::kPassed);
   CHECK(outcome("binding").outcome == Outcome::kPassed);
-  CHECK(outcome("unchecked_ref").outcome == Outcome::kPassed);
+  CHECK(outcome("unchecked_ref").category == "unchecked mode");
+  CHECK(outcome("qualified").category == "needs checker: containers and qualified names");
   CHECK(outcome("syntax").category == "compile: syntax error");
   CHECK(outcome("typed").category == "needs checker");
   CHECK(outcome("message").category == "messages");
