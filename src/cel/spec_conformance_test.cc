@@ -24,5 +24,12 @@ TEST_CASE("spec: an optional map entry holding the only reference to its value (
   CHECK(E("{?'m': optional.ofNonZeroValue({?'map': {'c': {'d': 'x'}}.?c})}") == R"({"m": {"map": {"d": "x"}}})");
 }
 
+TEST_CASE("spec: int() of a double refuses -2^63 (conversions/int/double_int_min_range)") {
+  CHECK(E("int(-9223372036854775808.0)") == "error: range error converting double to int");
+  CHECK(E("int(-9223372036854774784.0)") == "-9223372036854774784");  // the next double up converts
+  CHECK(E("int(9223372036854775807.0)") == "error: range error converting double to int");
+  CHECK(E("int(-1.9)") == "-1");
+}
+
 }  // namespace
 }  // namespace kube::cel
