@@ -31,5 +31,14 @@ TEST_CASE("spec: int() of a double refuses -2^63 (conversions/int/double_int_min
   CHECK(E("int(-1.9)") == "-1");
 }
 
+TEST_CASE("spec: has() through an optional tests its value (optionals/has_map_optindex, optional_chaining_9)") {
+  CHECK(E("has({}.?x.y)") == "false");
+  CHECK(E("has({'x': {'y': 'z'}}.?x.y)") == "true");
+  CHECK(E("has({'x': {'y': 'z'}}.?x.w)") == "false");
+  CHECK(E("has(optional.of({'c': 1}).c) && !has(optional.of({'c': 1}).d)") == "true");
+  CHECK(E("has(optional.none().c)") == "false");
+  CHECK(E("has(optional.of(1).c)") == "error: no such overload: has");
+}
+
 }  // namespace
 }  // namespace kube::cel
