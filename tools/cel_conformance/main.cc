@@ -2,12 +2,14 @@
 // run time, never committed) against kube::cel and prints, per file, how many passed, failed and
 // were skipped (with the skip categories), then the totals and the failure categories.
 //
-//   cel_conformance [--verbose] [--summary] [--strict] [--filter=FILE[/SECTION[/TEST]]]... PATH...
+//   cel_conformance [--verbose] [--summary] [--strict] [--evaluate-skipped]
+//                   [--filter=FILE[/SECTION[/TEST]]]... PATH...
 //
 // PATH is a .textproto file or a directory of them. Failures are printed with their name,
 // expression, expected and actual result unless --summary; --verbose also lists passed and
 // skipped tests. --filter takes shell globs per component (`--filter='string_ext/*/*quote*'`) and
-// may repeat. Exit status: 0 when the files were read (failures or not), 1 when a file could not
+// may repeat. --evaluate-skipped compiles and evaluates skipped tests too, ignoring their results
+// (a sanitizer build then checks that no input crashes). Exit status: 0 when the files were read (failures or not), 1 when a file could not
 // be read or parsed, or with --strict when a test failed; 2 on bad usage.
 #include <algorithm>
 #include <filesystem>
@@ -27,13 +29,14 @@ using kube::celconf::Outcome;
 using kube::celconf::TestResult;
 
 struct Options {
-  bool verbose = false, summary = false, strict = false;
+  bool verbose = false, summary = false, strict = false, evaluate_skipped = false;
   std::vector<std::string> filters;
   std::vector<std::string> paths;
 };
 
 int Usage() {
-  std::cerr << "usage: cel_conformance [--verbose] [--summary] [--strict] [--filter=FILE[/SECTION[/TEST]]]... PATH...\n";
+  std::cerr << "usage: cel_conformance [--verbose] [--summary] [--strict] [--evaluate-skipped]\n"
+               "                       [--filter=FILE[/SECTION[/TEST]]]... PATH...\n";
   return 2;
 }
 
@@ -88,6 +91,8 @@ int main(int argc, char** argv) {
       o.summary = true;
     } else if (a == "--strict") {
       o.strict = true;
+    } else if (a == "--evaluate-skipped") {
+      o.evaluate_skipped = true;
     } else if (a.starts_with("--filter=")) {
       o.filters.push_back(a.substr(9));
     } else if (a == "--filter" && i + 1 < argc) {
@@ -127,7 +132,7 @@ int main(int argc, char** argv) {
       continue;
     }
     FileTotals t{.name = stem};
-    for (const auto& r : kube::celconf::RunFile(*parsed, o.filters)) {
+    for (const auto& r : kube::celconf::RunFile(*parsed, o.filters, o.evaluate_skipped)) {
       const std::string id = r.file + "/" + r.section + "/" + r.name;
       switch (r.outcome) {
         case Outcome::kPassed:

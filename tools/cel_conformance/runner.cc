@@ -167,9 +167,41 @@ std::string ReadBindings(const Message& t, cel::Activation* vars, std::vector<st
   return "";
 }
 
-TestResult RunTest(const std::string& file, const std::string& section, const Message& t) {
+cel::Environment TestEnvironment(const Message& t, const std::vector<std::string>& names) {
+  cel::EnvironmentOptions options;
+  options.parse.macros = t.Scalar("disable_macros") != "true";
+  cel::Environment env(options);
+  cel::RegisterKubernetesLibraries(env.functions());
+  for (const auto& n : names) env.DeclareVariable(n);
+  for (const Field* decl : t.FindAll("type_env")) {
+    // Declared identifiers become variables; declared functions cannot be bound here.
+    if (decl->message && decl->message->Find("ident")) env.DeclareVariable(decl->message->Scalar("name"));
+  }
+  return env;
+}
+
+// Compiles and evaluates a skipped test for what it may reveal (a crash, a sanitizer report),
+// with whichever of its bindings convert; the outcome is not judged.
+void EvaluateAnyway(const Message& t) {
+  cel::Activation vars;
+  std::vector<std::string> names;
+  for (const Field* b : t.FindAll("bindings")) {
+    if (!b->message) continue;
+    names.push_back(b->message->Scalar("key"));
+    const Message* ev = b->message->FindMessage("value");
+    const Message* v = ev ? ev->FindMessage("value") : nullptr;
+    if (!v) continue;
+    Converted c = FromExprValue(*v);
+    if (c.ok()) vars.Bind(names.back(), std::move(c.value));
+  }
+  auto program = TestEnvironment(t, names).Compile(t.Scalar("expr"));
+  if (program.ok()) (void)(*program)->Evaluate(vars);
+}
+
+TestResult RunTest(const std::string& file, const std::string& section, const Message& t, bool evaluate_skipped) {
   TestResult r{.file = file, .section = section, .name = t.Scalar("name"), .expr = t.Scalar("expr")};
   auto skip = [&](std::string why) {
+    if (evaluate_skipped) EvaluateAnyway(t);
     r.outcome = Outcome::kSkipped;
     r.category = std::move(why);
     return r;
@@ -197,17 +229,7 @@ TestResult RunTest(const std::string& file, const std::string& section, const Me
   std::vector<std::string> names;
   if (std::string why = ReadBindings(t, &vars, &names); !why.empty()) return skip(why);
 
-  cel::EnvironmentOptions options;
-  options.parse.macros = t.Scalar("disable_macros") != "true";
-  cel::Environment env(options);
-  cel::RegisterKubernetesLibraries(env.functions());
-  for (const Field* decl : t.FindAll("type_env")) {
-    // Declared identifiers become variables; declared functions cannot be bound here.
-    if (decl->message && decl->message->Find("ident")) names.push_back(decl->message->Scalar("name"));
-  }
-  for (auto& n : names) env.DeclareVariable(n);
-
-  auto program = env.Compile(r.expr);
+  auto program = TestEnvironment(t, names).Compile(r.expr);
   if (!program.ok()) {
     const std::string summary = CompileErrorSummary(program.status().message());
     const bool syntax = summary.starts_with("Syntax error");
@@ -241,7 +263,7 @@ bool FileMatches(const std::string& file, const std::vector<std::string>& filter
   return false;
 }
 
-std::vector<TestResult> RunFile(const Message& file, const std::vector<std::string>& filters) {
+std::vector<TestResult> RunFile(const Message& file, const std::vector<std::string>& filters, bool evaluate_skipped) {
   std::vector<TestResult> results;
   const std::string file_name = file.Scalar("name");
   for (const Field* s : file.FindAll("section")) {
@@ -250,7 +272,7 @@ std::vector<TestResult> RunFile(const Message& file, const std::vector<std::stri
     for (const Field* t : s->message->FindAll("test")) {
       if (!t->message) continue;
       if (!Matches(filters, file_name, section, t->message->Scalar("name"))) continue;
-      results.push_back(RunTest(file_name, section, *t->message));
+      results.push_back(RunTest(file_name, section, *t->message, evaluate_skipped));
     }
   }
   return results;

@@ -173,6 +173,11 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("message").category == "messages");
   CHECK(outcome("literal").category == "messages");
 
+  // Evaluating the skipped tests too changes no outcome.
+  auto again = RunFile(file, {}, /*evaluate_skipped=*/true);
+  REQUIRE(again.size() == results.size());
+  for (size_t i = 0; i < again.size(); ++i) CHECK(again[i].category == results[i].category);
+
   auto filtered = RunFile(file, {"demo/s/val*"});
   REQUIRE(filtered.size() == 1);
   CHECK(filtered[0].name == "value");
