@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       continue;
     }
     FileTotals t{.name = stem};
-    for (const auto& r : kube::celconf::RunFile(*parsed, o.filters, o.evaluate_skipped)) {
+    for (const auto& r : kube::celconf::RunFile(*parsed, o.filters, o.evaluate_skipped, stem)) {
       const std::string id = r.file + "/" + r.section + "/" + r.name;
       switch (r.outcome) {
         case Outcome::kPassed:

@@ -33,9 +33,11 @@ struct TestResult {
 
 // `filters`: patterns "file[/section[/test]]", each component a shell glob; a test runs when it
 // matches one of them (or when there are none). `evaluate_skipped`: skipped tests are compiled
-// and evaluated all the same (results ignored), to hunt crashes under a sanitizer.
+// and evaluated all the same (results ignored), to hunt crashes under a sanitizer. `name`: the
+// file's name in test paths and filters; empty for the one it declares (which for
+// type_deduction.textproto is "type_deductions").
 std::vector<TestResult> RunFile(const textproto::Message& file, const std::vector<std::string>& filters,
-                                bool evaluate_skipped = false);
+                                bool evaluate_skipped = false, const std::string& name = "");
 
 // Whether a file named `file` may hold tests matching `filters` (its first component matches).
 bool FileMatches(const std::string& file, const std::vector<std::string>& filters);

@@ -147,11 +147,12 @@ TEST_CASE("runner: passes, failures and skips are classified") {
       test { name: "syntax" expr: "1 +" value { int64_value: 1 } }
       test { name: "qualified" expr: "a.b" bindings { key: "a.b" value { value { int64_value: 1 } } } value { int64_value: 1 } }
       test { name: "typed" expr: "1" typed_result { result { int64_value: 1 } } }
+      test { name: "typed_wrong" expr: "1" typed_result { result { uint64_value: 1 } } }
       test { name: "message" container: "cel.expr.conformance.proto3" expr: "TestAllTypes{}.single_int64 == 0" }
       test { name: "literal" expr: "google.protobuf.Int32Value{value: 1} == 1" }
     })");
   auto results = RunFile(file, {});
-  REQUIRE(results.size() == 11);
+  REQUIRE(results.size() == 12);
   auto outcome = [&](std::string_view name) {
     for (const auto& r : results) {
       if (r.name == name) return r;
@@ -170,6 +171,8 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("qualified").category == "needs checker: containers and qualified names");
   CHECK(outcome("syntax").category == "compile: syntax error");
   CHECK(outcome("typed").category == "needs checker");
+  CHECK(outcome("typed").detail == "the value matches; the deduced type is not checked");
+  CHECK(outcome("typed_wrong").category == "wrong value");
   CHECK(outcome("message").category == "messages");
   CHECK(outcome("literal").category == "messages");
 
