@@ -42,14 +42,38 @@ bool Matches(const std::vector<std::string>& filters, const std::string& file, c
   return false;
 }
 
+// `expr` with the contents of its string and bytes literals blanked out (quotes kept), so that
+// searching its code does not match text inside literals.
+std::string WithoutLiterals(const std::string& expr) {
+  std::string out = expr;
+  size_t i = 0;
+  while (i < out.size()) {
+    const char q = out[i];
+    if (q != '"' && q != '\'') {
+      ++i;
+      continue;
+    }
+    const bool triple = out.compare(i, 3, std::string(3, q)) == 0;
+    const std::string close = triple ? std::string(3, q) : std::string(1, q);
+    size_t j = i + close.size();
+    while (j < out.size() && out.compare(j, close.size(), close) != 0) {
+      if (out[j] == '\\' && j + 1 < out.size()) out[j++] = ' ';
+      out[j++] = ' ';
+    }
+    i = j + close.size();
+  }
+  return out;
+}
+
 // Whether the expression needs protobuf messages: cel-spec's test messages, enums declared in
 // them, or a message literal (`Name{...}`, `google.protobuf.Int32Value{value: 1}`).
-bool UsesMessages(const std::string& expr, const std::string& container) {
+bool UsesMessages(const std::string& expr_text, const std::string& container) {
   if (container.starts_with("cel.expr.conformance")) return true;
+  const std::string expr = WithoutLiterals(expr_text);
   for (const char* word : {"TestAllTypes", "NestedMessage", "NestedEnum", "GlobalEnum", "cel.expr.conformance"}) {
     if (expr.find(word) != std::string::npos) return true;
   }
-  static const std::regex kMessageLiteral(R"((^|[^\w.'"])([A-Za-z_]\w*(\.[A-Za-z_]\w*)*)\s*\{)");
+  static const std::regex kMessageLiteral(R"((^|[^\w.])([A-Za-z_]\w*(\.[A-Za-z_]\w*)*)\s*\{)");
   for (auto it = std::sregex_iterator(expr.begin(), expr.end(), kMessageLiteral); it != std::sregex_iterator(); ++it) {
     if ((*it)[2].str() != "in") return true;
   }

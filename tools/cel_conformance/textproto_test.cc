@@ -150,9 +150,10 @@ TEST_CASE("runner: passes, failures and skips are classified") {
       test { name: "typed_wrong" expr: "1" typed_result { result { uint64_value: 1 } } }
       test { name: "message" container: "cel.expr.conformance.proto3" expr: "TestAllTypes{}.single_int64 == 0" }
       test { name: "literal" expr: "google.protobuf.Int32Value{value: 1} == 1" }
+      test { name: "braces_in_string" expr: "'{0} days {0}'.size() == 12 && \"x {\" != '''y {'''" }
     })");
   auto results = RunFile(file, {});
-  REQUIRE(results.size() == 12);
+  REQUIRE(results.size() == 13);
   auto outcome = [&](std::string_view name) {
     for (const auto& r : results) {
       if (r.name == name) return r;
@@ -175,6 +176,7 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("typed_wrong").category == "wrong value");
   CHECK(outcome("message").category == "messages");
   CHECK(outcome("literal").category == "messages");
+  CHECK(outcome("braces_in_string").outcome == Outcome::kPassed);
 
   // Evaluating the skipped tests too changes no outcome.
   auto again = RunFile(file, {}, /*evaluate_skipped=*/true);
