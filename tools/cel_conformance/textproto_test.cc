@@ -191,5 +191,28 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK_FALSE(FileMatches("demo", {"basic"}));
 }
 
+TEST_CASE("runner: a known divergence of kube counts only when the test fails on its value") {
+  auto file = MustParse(R"pb(
+    name: "timestamps"
+    section {
+      name: "duration_converters"
+      test { name: "get_milliseconds" expr: "duration('1.5s').getMilliseconds()" value { int64_value: 500 } }
+    })pb");
+  auto results = RunFile(file, {});
+  REQUIRE(results.size() == 1);
+  CHECK(results[0].outcome == Outcome::kSkipped);
+  CHECK(results[0].category == "kube differs");
+  CHECK(results[0].detail.ends_with("; got 1500"));
+
+  // The same name expecting what kube does passes.
+  auto passing = MustParse(R"pb(
+    name: "timestamps"
+    section {
+      name: "duration_converters"
+      test { name: "get_milliseconds" expr: "duration('1.5s').getMilliseconds()" value { int64_value: 1500 } }
+    })pb");
+  CHECK(RunFile(passing, {})[0].outcome == Outcome::kPassed);
+}
+
 }  // namespace
 }  // namespace kube::celconf
