@@ -149,6 +149,17 @@ bool NamesFunction(const std::string& expr, const std::string& error) {
   return std::regex_search(expr, call);
 }
 
+// Whether the name quoted in a reference error begins a qualified type name in `expr`
+// (`google.protobuf.Timestamp`, `net.IP`: dotted, its last part capitalised), which only name
+// resolution in a checker finds.
+bool NamesQualifiedType(const std::string& expr, const std::string& error) {
+  const size_t open = error.find('\''), close = error.find('\'', open + 1);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  const std::string name = error.substr(open + 1, close - open - 1);
+  const std::regex type("(^|[^\\w.])" + name + "(\\.[a-z_]\\w*)*\\.[A-Z]\\w*($|[^\\w(])");
+  return std::regex_search(WithoutLiterals(expr), type);
+}
+
 struct Expectation {
   enum Kind { kValue, kError } kind = kValue;
   cel::Value value = cel::Value::Bool(true);
@@ -283,6 +294,7 @@ TestResult RunOne(const std::string& file, const std::string& section, const Mes
       return skip("unchecked mode");
     }
     std::string category = syntax ? "compile: syntax error" : "compile: " + summary;
+    if (!syntax && NamesQualifiedType(r.expr, summary)) category = "needs checker: qualified type names";
     return fail(std::move(category), "compile error: " + program.status().message());
   }
   cel::EvalResult result = (*program)->Evaluate(vars);

@@ -150,10 +150,11 @@ TEST_CASE("runner: passes, failures and skips are classified") {
       test { name: "typed_wrong" expr: "1" typed_result { result { uint64_value: 1 } } }
       test { name: "message" container: "cel.expr.conformance.proto3" expr: "TestAllTypes{}.single_int64 == 0" }
       test { name: "literal" expr: "google.protobuf.Int32Value{value: 1} == 1" }
+      test { name: "type_name" expr: "type(duration('1s')) == google.protobuf.Duration" }
       test { name: "braces_in_string" expr: "'{0} days {0}'.size() == 12 && \"x {\" != '''y {'''" }
     })");
   auto results = RunFile(file, {});
-  REQUIRE(results.size() == 13);
+  REQUIRE(results.size() == 14);
   auto outcome = [&](std::string_view name) {
     for (const auto& r : results) {
       if (r.name == name) return r;
@@ -177,6 +178,8 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("message").category == "messages");
   CHECK(outcome("literal").category == "messages");
   CHECK(outcome("braces_in_string").outcome == Outcome::kPassed);
+  CHECK(outcome("type_name").outcome == Outcome::kFailed);
+  CHECK(outcome("type_name").category == "needs checker: qualified type names");
 
   // Evaluating the skipped tests too changes no outcome.
   auto again = RunFile(file, {}, /*evaluate_skipped=*/true);
