@@ -217,5 +217,22 @@ TEST_CASE("runner: a known divergence of kube counts only when the test fails on
   CHECK(RunFile(passing, {})[0].outcome == Outcome::kPassed);
 }
 
+TEST_CASE("runner: an extension kube does not load counts as not in kube when it fails to compile") {
+  auto file = MustParse(R"pb(
+    name: "math_ext"
+    section {
+      name: "greatest"
+      test { name: "ext" expr: "math.greatest(1, 2)" value { int64_value: 2 } }
+      test { name: "core" expr: "[1, 2].exists(x, x == 2)" }
+      test { name: "wrong" expr: "1 + 1" value { int64_value: 3 } }
+    })pb");
+  auto results = RunFile(file, {});
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].category == "not in kube");
+  CHECK(results[0].outcome == Outcome::kSkipped);
+  CHECK(results[1].outcome == Outcome::kPassed);
+  CHECK(results[2].outcome == Outcome::kFailed);
+}
+
 }  // namespace
 }  // namespace kube::celconf
