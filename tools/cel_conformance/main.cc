@@ -8,7 +8,7 @@
 // PATH is a .textproto file or a directory of them. Failures are printed with their name,
 // expression, expected and actual result unless --summary; --verbose also lists passed and
 // skipped tests. --filter takes shell globs per component (`--filter='string_ext/*/*quote*'`) and
-// may repeat. --evaluate-skipped compiles and evaluates skipped tests too, ignoring their results
+// may repeat; a filter starting with '!' excludes what it matches (`--filter='!math_ext'`). --evaluate-skipped compiles and evaluates skipped tests too, ignoring their results
 // (a sanitizer build then checks that no input crashes). Exit status: 0 when the files were read (failures or not), 1 when a file could not
 // be read or parsed, or with --strict when a test failed; 2 on bad usage.
 #include <algorithm>

@@ -29,17 +29,28 @@ std::vector<std::string> SplitPattern(const std::string& pattern) {
 
 bool Glob(const std::string& pattern, const std::string& text) { return fnmatch(pattern.c_str(), text.c_str(), 0) == 0; }
 
+// Whether a test is selected: it matches one of the filters that are not exclusions (when there
+// are any) and none of the exclusions (filters starting with '!').
 bool Matches(const std::vector<std::string>& filters, const std::string& file, const std::string& section,
              const std::string& test) {
-  if (filters.empty()) return true;
   const std::string parts_of[] = {file, section, test};
+  auto matches = [&](const std::string& pattern) {
+    const auto parts = SplitPattern(pattern);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (!Glob(parts[i], parts_of[i])) return false;
+    }
+    return true;
+  };
+  bool any_inclusion = false, included = false;
   for (const auto& f : filters) {
-    const auto parts = SplitPattern(f);
-    bool ok = true;
-    for (size_t i = 0; i < parts.size() && ok; ++i) ok = Glob(parts[i], parts_of[i]);
-    if (ok) return true;
+    if (f.starts_with("!")) {
+      if (matches(f.substr(1))) return false;
+    } else {
+      any_inclusion = true;
+      included = included || matches(f);
+    }
   }
-  return false;
+  return included || !any_inclusion;
 }
 
 // `expr` with the contents of its string and bytes literals blanked out (quotes kept), so that
@@ -351,11 +362,17 @@ TestResult RunTest(const std::string& file, const std::string& section, const Me
 }  // namespace
 
 bool FileMatches(const std::string& file, const std::vector<std::string>& filters) {
-  if (filters.empty()) return true;
+  bool any_inclusion = false;
   for (const auto& f : filters) {
+    if (f.starts_with("!")) {
+      // Only an exclusion of the whole file rules it out here.
+      if (SplitPattern(f.substr(1)).size() == 1 && Glob(f.substr(1), file)) return false;
+      continue;
+    }
+    any_inclusion = true;
     if (Glob(SplitPattern(f)[0], file)) return true;
   }
-  return false;
+  return !any_inclusion;
 }
 
 std::vector<TestResult> RunFile(const Message& file, const std::vector<std::string>& filters, bool evaluate_skipped,

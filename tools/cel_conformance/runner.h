@@ -32,7 +32,8 @@ struct TestResult {
 };
 
 // `filters`: patterns "file[/section[/test]]", each component a shell glob; a test runs when it
-// matches one of them (or when there are none). `evaluate_skipped`: skipped tests are compiled
+// matches one of them (or when there are none) and none of the exclusions, patterns written
+// "!file[/section[/test]]". `evaluate_skipped`: skipped tests are compiled
 // and evaluated all the same (results ignored), to hunt crashes under a sanitizer. `name`: the
 // file's name in test paths and filters; empty for the one it declares (which for
 // type_deduction.textproto is "type_deductions").

@@ -190,6 +190,10 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   REQUIRE(filtered.size() == 1);
   CHECK(filtered[0].name == "value");
   CHECK(RunFile(file, {"other"}).empty());
+  CHECK(RunFile(file, {"!demo/s/v*"}).size() == results.size() - 1);
+  CHECK(RunFile(file, {"demo/s/value", "demo/s/error", "!demo/s/v*"}).size() == 1);
+  CHECK_FALSE(FileMatches("demo", {"!demo"}));
+  CHECK(FileMatches("demo", {"!demo/s/value"}));
   CHECK(FileMatches("demo", {"d*/x"}));
   CHECK_FALSE(FileMatches("demo", {"basic"}));
 }
