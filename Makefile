@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
                    libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 perl
 
-.PHONY: all deps configure build test run bench sanitize fuzz clean envtest-assets
+.PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets
 
 all: build
 
@@ -81,6 +81,24 @@ envtest-assets: build
 	@if command -v kubectl >/dev/null 2>&1; then ln -sf "$$(command -v kubectl)" $(BUILD_DIR)/envtest/kubectl; \
 	else echo "no kubectl on PATH: $(BUILD_DIR)/envtest has kube-apiserver and etcd only"; fi
 	@echo "export KUBEBUILDER_ASSETS=$$(cd $(BUILD_DIR)/envtest && pwd)"
+
+# cel-spec's conformance tests against src/cel (tools/cel_conformance): the test files are read
+# at run time from a cel-spec checkout, never committed. CEL_SPEC_DIR names one; when it lacks
+# tests/simple/testdata, cel-spec is cloned there (shallow). Per file: passed, failed, skipped
+# with the categories. CEL_CONFORMANCE_ARGS adds flags: --verbose, --summary,
+# --filter=FILE[/SECTION[/TEST]] (shell globs), --strict (exit 1 on a failure).
+CEL_SPEC_DIR ?= $(BUILD_DIR)/cel-spec
+CEL_SPEC_REPO ?= https://github.com/google/cel-spec
+CEL_CONFORMANCE_ARGS ?=
+cel-conformance: DEBIAN_PACKAGES += git
+cel-conformance: configure
+	@if [ ! -d "$(CEL_SPEC_DIR)/tests/simple/testdata" ]; then \
+	  echo "fetching cel-spec into $(CEL_SPEC_DIR)"; \
+	  git clone -q --depth 1 $(CEL_SPEC_REPO) "$(CEL_SPEC_DIR)" || { \
+	    echo "cannot clone $(CEL_SPEC_REPO): set CEL_SPEC_DIR to a cel-spec checkout"; exit 1; }; \
+	fi
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target cel_conformance
+	./$(BUILD_DIR)/tools/cel_conformance/cel_conformance $(CEL_CONFORMANCE_ARGS) "$(CEL_SPEC_DIR)/tests/simple/testdata"
 
 # Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
 # in build/certs (ARGS adds more flags).

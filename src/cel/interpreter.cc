@@ -84,8 +84,15 @@ Value Interpreter::Select(const Expr& e) {
   Value operand = Eval(*e.target);
   if (operand.IsError()) return operand;
   if (e.test_only) {
-    if (operand.kind() != Kind::kMap) return NoSuchOverload("has");
-    return Value::Bool(operand.FindField(e.name) != nullptr);
+    // On an optional (a chain such as `has(m.?a.b)`), presence is tested on its value, and an
+    // empty optional has no fields.
+    const Value* target = &operand;
+    if (operand.kind() == Kind::kOptional) {
+      target = operand.OptionalValue();
+      if (target == nullptr) return Value::Bool(false);
+    }
+    if (target->kind() != Kind::kMap) return NoSuchOverload("has");
+    return Value::Bool(target->FindField(e.name) != nullptr);
   }
   if (operand.kind() == Kind::kOptional) return OptionalSelect(operand, Value::String(e.name));
   if (operand.kind() != Kind::kMap) {
@@ -210,7 +217,9 @@ Value Interpreter::MapLiteral(const Expr& e) {
     if (entry.optional) {
       if (v.kind() != Kind::kOptional) return NoSuchOverload("optional map entry");
       if (v.OptionalValue() == nullptr) continue;
-      v = *v.OptionalValue();
+      // Through a copy: assigning v from its own payload would free the payload mid-copy.
+      Value inner = *v.OptionalValue();
+      v = std::move(inner);
     }
     entries.emplace_back(std::move(k), std::move(v));
   }

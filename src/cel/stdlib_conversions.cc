@@ -86,8 +86,9 @@ void Conversions(FunctionRegistry& r) {
   });
   add("int", D, [](const Value* a, CallContext&) {
     const double d = a[0].AsDouble();
-    // The largest doubles below 2^63 convert; 2^63 itself does not fit.
-    if (!(d > -9223372036854775808.0 - 1025.0 && d < 9223372036854775808.0)) return RangeError("double to int");
+    // The open interval (-2^63, 2^63), as cel-spec's conformance tests and cel-go have it: -2^63
+    // itself, though an int64, is out of range (conversions/int/double_int_min_range).
+    if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return RangeError("double to int");
     return Value::Int(static_cast<int64_t>(d));
   });
   add("int", S, [](const Value* a, CallContext&) {

@@ -1,0 +1,394 @@
+#include "runner.h"
+
+#include <fnmatch.h>
+
+#include <regex>
+
+#include "cel/cel.h"
+#include "conformance_value.h"
+
+namespace kube::celconf {
+
+namespace {
+
+using textproto::Field;
+using textproto::Message;
+
+std::vector<std::string> SplitPattern(const std::string& pattern) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (parts.size() < 2) {
+    const size_t slash = pattern.find('/', start);
+    if (slash == std::string::npos) break;
+    parts.push_back(pattern.substr(start, slash - start));
+    start = slash + 1;
+  }
+  parts.push_back(pattern.substr(start));
+  return parts;
+}
+
+bool Glob(const std::string& pattern, const std::string& text) { return fnmatch(pattern.c_str(), text.c_str(), 0) == 0; }
+
+// Whether a test is selected: it matches one of the filters that are not exclusions (when there
+// are any) and none of the exclusions (filters starting with '!').
+bool Matches(const std::vector<std::string>& filters, const std::string& file, const std::string& section,
+             const std::string& test) {
+  const std::string parts_of[] = {file, section, test};
+  auto matches = [&](const std::string& pattern) {
+    const auto parts = SplitPattern(pattern);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (!Glob(parts[i], parts_of[i])) return false;
+    }
+    return true;
+  };
+  bool any_inclusion = false, included = false;
+  for (const auto& f : filters) {
+    if (f.starts_with("!")) {
+      if (matches(f.substr(1))) return false;
+    } else {
+      any_inclusion = true;
+      included = included || matches(f);
+    }
+  }
+  return included || !any_inclusion;
+}
+
+// `expr` with the contents of its string and bytes literals blanked out (quotes kept), so that
+// searching its code does not match text inside literals.
+std::string WithoutLiterals(const std::string& expr) {
+  std::string out = expr;
+  size_t i = 0;
+  while (i < out.size()) {
+    const char q = out[i];
+    if (q != '"' && q != '\'') {
+      ++i;
+      continue;
+    }
+    const bool triple = out.compare(i, 3, std::string(3, q)) == 0;
+    const std::string close = triple ? std::string(3, q) : std::string(1, q);
+    size_t j = i + close.size();
+    while (j < out.size() && out.compare(j, close.size(), close) != 0) {
+      if (out[j] == '\\' && j + 1 < out.size()) out[j++] = ' ';
+      out[j++] = ' ';
+    }
+    i = j + close.size();
+  }
+  return out;
+}
+
+// Whether the expression needs protobuf messages: cel-spec's test messages, enums declared in
+// them, or a message literal (`Name{...}`, `google.protobuf.Int32Value{value: 1}`).
+bool UsesMessages(const std::string& expr_text, const std::string& container) {
+  if (container.starts_with("cel.expr.conformance")) return true;
+  const std::string expr = WithoutLiterals(expr_text);
+  for (const char* word : {"TestAllTypes", "NestedMessage", "NestedEnum", "GlobalEnum", "cel.expr.conformance"}) {
+    if (expr.find(word) != std::string::npos) return true;
+  }
+  static const std::regex kMessageLiteral(R"((^|[^\w.])([A-Za-z_]\w*(\.[A-Za-z_]\w*)*)\s*\{)");
+  for (auto it = std::sregex_iterator(expr.begin(), expr.end(), kMessageLiteral); it != std::sregex_iterator(); ++it) {
+    if ((*it)[2].str() != "in") return true;
+  }
+  return false;
+}
+
+// The first line of a compile error without cel-go's "ERROR: <input>:1:5: " prefix.
+std::string CompileErrorSummary(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
+  const size_t input = line.find("<input>:");
+  if (input != std::string::npos) {
+    size_t p = input + 8;
+    for (int colons = 0; p < line.size() && colons < 2; ++p) {
+      if (line[p] == ':') ++colons;
+    }
+    line = line.substr(p);
+    if (!line.empty() && line[0] == ' ') line.erase(0, 1);
+  }
+  return line;
+}
+
+// An error message grouped into a failure category: its text up to the first detail
+// ("no such key: x" → "no such key").
+std::string ErrorCategory(const std::string& message) {
+  std::string m = message.substr(0, message.find(':'));
+  if (m.size() > 70) m = m.substr(0, 70) + "...";
+  return m;
+}
+
+// Tests whose expectation kube-apiserver (the behaviour this implementation follows) does not
+// meet, each with what kube does: where cel-go itself departs from the spec (cel-go's own
+// conformance run skips these), where kube loads an older version of a cel-go library than the
+// tests were written for, and where kube's library replaces a cel-go extension (kube's IP library
+// rather than cel-go's network extension). A matching test that fails on a value or an error is
+// counted as "kube differs"; one that passes, or fails to compile (a function missing), is
+// counted as it is.
+struct Divergence {
+  const char* tests;  // file/section/name, a shell glob
+  const char* reason;
+};
+constexpr Divergence kKubeDivergences[] = {
+    {"timestamps/duration_converters/get_milliseconds",
+     "cel-go: a duration's getMilliseconds() is its whole length in milliseconds, not the part below a second"},
+    {"string_ext/format/*",
+     "kube loads ext.Strings v2, whose format() is cel-go's locale-based formatter (scientific notation as "
+     "1.0 × 10⁰⁰, quoted strings in lists, %f/%e on doubles only); the tests follow v4"},
+    {"network_ext/ipv4/ipv4_equals_ipv6", "kube's ip() refuses IPv4-mapped IPv6 addresses"},
+    {"network_ext/ipv4/ipv4_not_equals_ipv6", "kube's ip() refuses IPv4-mapped IPv6 addresses"},
+};
+
+// cel-go extensions kube-apiserver 1.36 does not load (k8s.io/apiserver/pkg/cel/environment/
+// base.go), so that kube refuses their expressions at compile time as this implementation does:
+// a matching test failing to compile is counted as "not in kube"; one that passes is counted as
+// passed.
+constexpr Divergence kNotInKube[] = {
+    {"math_ext/*", "ext.Math is not in kube's CEL environment"},
+    {"encoders_ext/*", "ext.Encoders is not in kube's CEL environment"},
+    {"block_ext/*", "cel.block (cel-go's common subexpression form) is not in kube's CEL environment"},
+};
+
+// Whether the test names variables by qualified names or resolves names in a container: name
+// resolution is the type checker's work, which Compile does not do yet.
+bool NeedsNameResolution(const Message& t) {
+  if (!t.Scalar("container").empty()) return true;
+  for (const Field* b : t.FindAll("bindings")) {
+    if (b->message && b->message->Scalar("key").find('.') != std::string::npos) return true;
+  }
+  for (const Field* d : t.FindAll("type_env")) {
+    if (d->message && d->message->Find("ident") && d->message->Scalar("name").find('.') != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether the name quoted in a reference error ("undeclared reference to 'format' ...") is called
+// as a function in `expr`.
+bool NamesFunction(const std::string& expr, const std::string& error) {
+  const size_t open = error.find('\''), close = error.find('\'', open + 1);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  const std::string name = error.substr(open + 1, close - open - 1);
+  const std::regex call("(^|[^\\w])" + name + "\\s*\\(");
+  return std::regex_search(expr, call);
+}
+
+// Whether the name quoted in a reference error begins a qualified type name in `expr`
+// (`google.protobuf.Timestamp`, `net.IP`: dotted, its last part capitalised), which only name
+// resolution in a checker finds.
+bool NamesQualifiedType(const std::string& expr, const std::string& error) {
+  const size_t open = error.find('\''), close = error.find('\'', open + 1);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  const std::string name = error.substr(open + 1, close - open - 1);
+  const std::regex type("(^|[^\\w.])" + name + "(\\.[a-z_]\\w*)*\\.[A-Z]\\w*($|[^\\w(])");
+  return std::regex_search(WithoutLiterals(expr), type);
+}
+
+struct Expectation {
+  enum Kind { kValue, kError } kind = kValue;
+  cel::Value value = cel::Value::Bool(true);
+  std::string skip;  // set when the test cannot run here
+  // A typed_result: its value is checked, its deduced type (the checker's) is not, so a matching
+  // value still counts the test as skipped.
+  bool type_unchecked = false;
+};
+
+Expectation ReadExpectation(const Message& t) {
+  Expectation e;
+  const Message* typed = t.FindMessage("typed_result");
+  if (t.Scalar("check_only") == "true" || (typed && !typed->FindMessage("result"))) {
+    e.skip = "needs checker";
+    return e;
+  }
+  if (typed) {
+    Converted c = FromExprValue(*typed->FindMessage("result"));
+    if (!c.ok()) {
+      e.skip = c.unsupported.empty() ? "malformed test: " + c.error : c.unsupported;
+      return e;
+    }
+    e.value = std::move(c.value);
+    e.type_unchecked = true;
+    return e;
+  }
+  if (t.Find("unknown") || t.Find("any_unknowns")) {
+    e.skip = "unknowns";
+    return e;
+  }
+  if (t.Find("eval_error") || t.Find("any_eval_errors")) {
+    e.kind = Expectation::kError;
+    return e;
+  }
+  if (const Message* v = t.FindMessage("value")) {
+    Converted c = FromExprValue(*v);
+    if (!c.ok()) {
+      e.skip = c.unsupported.empty() ? "malformed test: " + c.error : c.unsupported;
+      return e;
+    }
+    e.value = std::move(c.value);
+  }
+  return e;
+}
+
+// The bindings of a test, or the reason they cannot be built.
+std::string ReadBindings(const Message& t, cel::Activation* vars, std::vector<std::string>* names) {
+  for (const Field* b : t.FindAll("bindings")) {
+    if (!b->message) return "malformed test: bindings is not a message";
+    const std::string key = b->message->Scalar("key");
+    const Message* expr_value = b->message->FindMessage("value");
+    if (!expr_value) return "malformed test: binding " + key + " without value";
+    names->push_back(key);
+    if (const Message* v = expr_value->FindMessage("value")) {
+      Converted c = FromExprValue(*v);
+      if (!c.ok()) return c.unsupported.empty() ? "malformed test: " + c.error : c.unsupported;
+      vars->Bind(key, std::move(c.value));
+    } else if (expr_value->Find("error")) {
+      vars->Bind(key, cel::Value::Error("error binding " + key));
+    } else {
+      return "unknowns";
+    }
+  }
+  return "";
+}
+
+cel::Environment TestEnvironment(const Message& t, const std::vector<std::string>& names) {
+  cel::EnvironmentOptions options;
+  options.parse.macros = t.Scalar("disable_macros") != "true";
+  cel::Environment env(options);
+  cel::RegisterKubernetesLibraries(env.functions());
+  for (const auto& n : names) env.DeclareVariable(n);
+  for (const Field* decl : t.FindAll("type_env")) {
+    // Declared identifiers become variables; declared functions cannot be bound here.
+    if (decl->message && decl->message->Find("ident")) env.DeclareVariable(decl->message->Scalar("name"));
+  }
+  return env;
+}
+
+// Compiles and evaluates a skipped test for what it may reveal (a crash, a sanitizer report),
+// with whichever of its bindings convert; the outcome is not judged.
+void EvaluateAnyway(const Message& t) {
+  cel::Activation vars;
+  std::vector<std::string> names;
+  for (const Field* b : t.FindAll("bindings")) {
+    if (!b->message) continue;
+    names.push_back(b->message->Scalar("key"));
+    const Message* ev = b->message->FindMessage("value");
+    const Message* v = ev ? ev->FindMessage("value") : nullptr;
+    if (!v) continue;
+    Converted c = FromExprValue(*v);
+    if (c.ok()) vars.Bind(names.back(), std::move(c.value));
+  }
+  auto program = TestEnvironment(t, names).Compile(t.Scalar("expr"));
+  if (program.ok()) (void)(*program)->Evaluate(vars);
+}
+
+TestResult RunOne(const std::string& file, const std::string& section, const Message& t, bool evaluate_skipped) {
+  TestResult r{.file = file, .section = section, .name = t.Scalar("name"), .expr = t.Scalar("expr")};
+  auto skip = [&](std::string why) {
+    if (evaluate_skipped) EvaluateAnyway(t);
+    r.outcome = Outcome::kSkipped;
+    r.category = std::move(why);
+    return r;
+  };
+  auto fail = [&](std::string why, std::string got) {
+    r.outcome = Outcome::kFailed;
+    r.category = std::move(why);
+    r.got = std::move(got);
+    return r;
+  };
+
+  Expectation want = ReadExpectation(t);
+  if (!want.skip.empty()) return skip(want.skip);
+  if (UsesMessages(r.expr, t.Scalar("container"))) return skip("messages");
+  if (NeedsNameResolution(t)) return skip("needs checker: containers and qualified names");
+  r.expected = want.kind == Expectation::kError ? "an error" : Render(want.value);
+
+  cel::Activation vars;
+  std::vector<std::string> names;
+  if (std::string why = ReadBindings(t, &vars, &names); !why.empty()) return skip(why);
+
+  auto program = TestEnvironment(t, names).Compile(r.expr);
+  if (!program.ok()) {
+    const std::string summary = CompileErrorSummary(program.status().message());
+    const bool syntax = summary.starts_with("Syntax error");
+    // Unchecked (disable_check), cel-go resolves references only when evaluating them, so an
+    // unbound name is an error value `||` may absorb; Compile here always refuses it.
+    // An undeclared function is not that: the library lacks it, which stays a failure.
+    if (!syntax && t.Scalar("disable_check") == "true" && summary.starts_with("undeclared reference") &&
+        !NamesFunction(r.expr, summary)) {
+      return skip("unchecked mode");
+    }
+    std::string category = syntax ? "compile: syntax error" : "compile: " + summary;
+    if (!syntax && NamesQualifiedType(r.expr, summary)) category = "needs checker: qualified type names";
+    return fail(std::move(category), "compile error: " + program.status().message());
+  }
+  cel::EvalResult result = (*program)->Evaluate(vars);
+  if (want.kind == Expectation::kError) {
+    if (result.value.IsError()) return r;
+    return fail("value instead of error", Render(result.value));
+  }
+  if (result.value.IsError()) return fail("error: " + ErrorCategory(result.value.ErrorMessage()), Render(result.value));
+  if (!ConformanceEqual(result.value, want.value)) return fail("wrong value", Render(result.value));
+  if (want.type_unchecked) {
+    r.outcome = Outcome::kSkipped;
+    r.category = "needs checker";
+    r.detail = "the value matches; the deduced type is not checked";
+  }
+  return r;
+}
+
+TestResult RunTest(const std::string& file, const std::string& section, const Message& t, bool evaluate_skipped) {
+  TestResult r = RunOne(file, section, t, evaluate_skipped);
+  if (r.outcome != Outcome::kFailed) return r;
+  const std::string id = r.file + "/" + r.section + "/" + r.name;
+  if (r.category.starts_with("compile:")) {
+    for (const auto& d : kNotInKube) {
+      if (Glob(d.tests, id)) {
+        r.outcome = Outcome::kSkipped;
+        r.detail = std::string(d.reason) + "; got " + r.category;
+        r.category = "not in kube";
+        break;
+      }
+    }
+    return r;
+  }
+  for (const auto& d : kKubeDivergences) {
+    if (Glob(d.tests, id)) {
+      r.outcome = Outcome::kSkipped;
+      r.detail = std::string(d.reason) + "; got " + r.got;
+      r.category = "kube differs";
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+bool FileMatches(const std::string& file, const std::vector<std::string>& filters) {
+  bool any_inclusion = false;
+  for (const auto& f : filters) {
+    if (f.starts_with("!")) {
+      // Only an exclusion of the whole file rules it out here.
+      if (SplitPattern(f.substr(1)).size() == 1 && Glob(f.substr(1), file)) return false;
+      continue;
+    }
+    any_inclusion = true;
+    if (Glob(SplitPattern(f)[0], file)) return true;
+  }
+  return !any_inclusion;
+}
+
+std::vector<TestResult> RunFile(const Message& file, const std::vector<std::string>& filters, bool evaluate_skipped,
+                                const std::string& name) {
+  std::vector<TestResult> results;
+  const std::string file_name = name.empty() ? file.Scalar("name") : name;
+  for (const Field* s : file.FindAll("section")) {
+    if (!s->message) continue;
+    const std::string section = s->message->Scalar("name");
+    for (const Field* t : s->message->FindAll("test")) {
+      if (!t->message) continue;
+      if (!Matches(filters, file_name, section, t->message->Scalar("name"))) continue;
+      results.push_back(RunTest(file_name, section, *t->message, evaluate_skipped));
+    }
+  }
+  return results;
+}
+
+}  // namespace kube::celconf
