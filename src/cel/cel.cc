@@ -179,7 +179,8 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
   checker.Check(*parsed.expr);
   if (!checker.errors.empty()) return Status::BadRequest(FormatErrors(source, checker.errors));
   if (options_.check_types) {
-    program->checked_ = CheckTypes(*parsed.expr, variable_types_, FunctionDecls::Standard());
+    program->checked_ = CheckTypes(*parsed.expr, variable_types_, FunctionDecls::Standard(),
+                                   options_.homogeneous_literals);
   } else {
     program->checked_.type = Type::Dyn();
   }

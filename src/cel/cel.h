@@ -92,6 +92,9 @@ struct EnvironmentOptions {
   // Type-check expressions when compiling (type_checker.h). Off, only names are resolved and
   // every mistake of types shows at evaluation, as with cel-spec's `disable_check`. Default: on.
   bool check_types = true;
+  // Mixed-type list and map literals are compile errors (cel-go's HomogeneousAggregateLiterals,
+  // which kube enables; string.format's arguments are exempt). Default: on.
+  bool homogeneous_literals = true;
 };
 
 class Environment {

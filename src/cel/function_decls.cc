@@ -104,6 +104,8 @@ constexpr Decl kStandard[] = {
     {"value", "optional_type(A).() -> A"},
     {"or", "optional_type(A).(optional_type(A)) -> optional_type(A)"},
     {"orValue", "optional_type(A).(A) -> A"},
+    {"_[_]", "(optional_type(list(A)), int) -> optional_type(A)"},
+    {"_[_]", "(optional_type(map(A, B)), A) -> optional_type(B)"},
     // cel-go's extended strings (version 2, as kube loads it).
     {"charAt", "string.(int) -> string"},
     {"indexOf", "string.(string) -> int"},

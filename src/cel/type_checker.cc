@@ -471,13 +471,13 @@ void CheckHomogeneous(const std::vector<const Expr*>& literals, TypeCheckResult*
 }  // namespace
 
 TypeCheckResult CheckTypes(const Expr& root, const std::map<std::string, TypeRef, std::less<>>& variables,
-                           const FunctionDecls& decls) {
+                           const FunctionDecls& decls, bool homogeneous_literals) {
   TypeCheckResult result;
   Checker checker(variables, decls, &result);
   const TypeRef t = checker.Check(root);
   result.type = checker.Substitute(t, true);
   for (auto& [node, type] : result.node_types) type = checker.Substitute(type, true);
-  if (result.errors.empty()) CheckHomogeneous(checker.literals_, &result);
+  if (result.errors.empty() && homogeneous_literals) CheckHomogeneous(checker.literals_, &result);
   return result;
 }
 

@@ -60,7 +60,8 @@ struct TypeCheckResult {
 };
 
 // Checks `root`. `variables` types the free identifiers; an identifier not in it is dyn.
+// `homogeneous_literals`: mixed list and map literals are errors (outside string.format).
 TypeCheckResult CheckTypes(const Expr& root, const std::map<std::string, TypeRef, std::less<>>& variables,
-                           const FunctionDecls& decls);
+                           const FunctionDecls& decls, bool homogeneous_literals = true);
 
 }  // namespace kube::cel

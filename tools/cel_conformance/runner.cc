@@ -250,6 +250,10 @@ std::string ReadBindings(const Message& t, cel::Activation* vars, std::vector<st
 cel::Environment TestEnvironment(const Message& t, const std::vector<std::string>& names) {
   cel::EnvironmentOptions options;
   options.parse.macros = t.Scalar("disable_macros") != "true";
+  // Type-checked unless the test says otherwise, as cel-go's conformance driver does.
+  options.check_types = t.Scalar("disable_check") != "true";
+  // cel-spec's tests assume cel-go's defaults; kube's homogeneous literals are an option on top.
+  options.homogeneous_literals = false;
   cel::Environment env(options);
   cel::RegisterKubernetesLibraries(env.functions());
   for (const auto& n : names) env.DeclareVariable(n);
