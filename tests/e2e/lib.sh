@@ -8,9 +8,22 @@ kubectl=${KUBECTL:-kubectl}
 passed=0 failed=0
 server=""
 
+# E2E_SECURE=1 runs the same checks over HTTPS: the server on a TLS port only, kubectl with the
+# written kubeconfig (CA + admin client certificate), curl through a .curlrc naming the CA and an
+# admin bearer token (system:masters, from a token file).
+e2e_secure=${E2E_SECURE:-0}
+if [ "$e2e_secure" = 1 ]; then
+  export CURL_HOME=$work
+  printf 'e2e-admin-token,e2e-admin,e2e-admin-uid,"system:masters"\n' >"$work/tokens.csv"
+fi
+
 start_server() {  # start_server [extra flags...]
   rm -f "$KUBECONFIG" "$work/server.out"  # a previous run's ready line must not count
-  "$bin" --port 0 --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
+  local port_flags=(--port 0)
+  if [ "$e2e_secure" = 1 ]; then
+    port_flags=(--secure-port 0 --cert-dir "$work/certs" --token-auth-file "$work/tokens.csv")
+  fi
+  "$bin" "${port_flags[@]}" --kubeconfig-out "$KUBECONFIG" "$@" >"$work/server.out" 2>"$work/server.err" &
   server=$!
   # The "ready: URL" line comes after the kubeconfig is written and everything is served.
   for _ in $(seq 1 200); do
@@ -18,7 +31,12 @@ start_server() {  # start_server [extra flags...]
     kill -0 "$server" 2>/dev/null || break
     sleep 0.05
   done
-  url=$(sed -n 's|^ready: \(http://[0-9.:]*\).*|\1|p' "$work/server.out" | head -n1)
+  url=$(sed -n 's|^ready: \(https\{0,1\}://[0-9.:]*\).*|\1|p' "$work/server.out" | head -n1)
+  if [ "$e2e_secure" = 1 ] && [ -n "$url" ]; then
+    python3 -c 'import base64,re,sys; d=open(sys.argv[1]).read(); m=re.search(r"certificate-authority-data: *(\S+)", d); open(sys.argv[2],"wb").write(base64.b64decode(m.group(1)))' \
+      "$KUBECONFIG" "$work/ca.crt"
+    printf 'cacert = "%s"\nheader = "Authorization: Bearer e2e-admin-token"\n' "$work/ca.crt" >"$work/.curlrc"
+  fi
   [ -n "$url" ] && [ -s "$KUBECONFIG" ] || { echo "FAIL server did not start"; cat "$work/server.err"; exit 1; }
 }
 stop_server() {
