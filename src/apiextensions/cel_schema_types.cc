@@ -122,6 +122,14 @@ std::optional<std::string> EscapeCelFieldName(std::string_view name) {
   for (std::string_view r : kReserved) {
     if (name == r) return "__" + std::string(name) + "__";
   }
+  // Most names are plain identifiers: they are their own escaped form (runs on every value).
+  bool plain = true;
+  for (size_t i = 0; i < name.size() && plain; ++i) {
+    const char c = name[i];
+    plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            (c == '_' && (i + 1 == name.size() || name[i + 1] != '_'));
+  }
+  if (plain) return std::string(name);
   std::string out;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
