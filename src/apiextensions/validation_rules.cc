@@ -31,7 +31,8 @@ std::string StringField(const json& j, const char* key) {
 // each rule's environment adds its typed `self` and `oldSelf` to a copy.
 const cel::Environment& BaseEnvironment() {
   static const cel::Environment* env = [] {
-    auto* e = new cel::Environment();
+    // Kube's environment for rules has no ext.Bindings: cel.bind is not a macro there.
+    auto* e = new cel::Environment({.parse = {.bind_macro = false}});
     cel::RegisterKubernetesLibraries(e->functions());
     return e;
   }();

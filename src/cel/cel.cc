@@ -12,12 +12,7 @@ bool IsBuiltinForm(std::string_view name) {
          name == "_[?_]" || name == "_?._";
 }
 
-bool IsTypeIdent(std::string_view name) {
-  return name == "int" || name == "uint" || name == "double" || name == "bool" || name == "string" ||
-         name == "bytes" || name == "list" || name == "map" || name == "null_type" || name == "type" ||
-         name == "dyn" || name == "optional_type" || name == "google.protobuf.Timestamp" ||
-         name == "google.protobuf.Duration";
-}
+bool IsTypeIdent(std::string_view name) { return IsTypeName(name, /*with_dyn=*/true); }
 
 // The deepest path of the tree, measured without recursion (a long `a + b + ...` chain is a deep
 // left spine that recursive walks must not meet unchecked).
@@ -66,7 +61,19 @@ class Checker {
     switch (e.kind) {
       case ExprKind::kConst: return;
       case ExprKind::kIdent: return CheckIdent(e);
-      case ExprKind::kSelect: return Check(*e.target);
+      case ExprKind::kSelect: {
+        // `google.protobuf.Timestamp`, `net.IP`: a qualified type name, unless its first part
+        // is a variable.
+        const std::string qualified = e.test_only ? "" : QualifiedName(e);
+        const std::string root = qualified.substr(0, qualified.find('.'));
+        if (!qualified.empty() && IsTypeIdent(qualified) && !InScope(root) && !variables_.contains(root)) {
+          e.kind = ExprKind::kIdent;
+          e.name = qualified;
+          e.target.reset();
+          return;
+        }
+        return Check(*e.target);
+      }
       case ExprKind::kCall: return CheckCall(e);
       case ExprKind::kList:
         for (auto& a : e.args) Check(*a);

@@ -1,16 +1,13 @@
 #include "cel/interpreter.h"
 
+#include "cel/types.h"
+
 #include <cmath>
 
 namespace kube::cel::internal {
 
 namespace {
 
-bool IsTypeName(std::string_view name) {
-  return name == "int" || name == "uint" || name == "double" || name == "bool" || name == "string" ||
-         name == "bytes" || name == "list" || name == "map" || name == "null_type" || name == "type" ||
-         name == "google.protobuf.Timestamp" || name == "google.protobuf.Duration" || name == "optional_type";
-}
 
 Value NoSuchKey(const Value& key) {
   return Value::Error("no such key: " + (key.kind() == Kind::kString ? key.AsString() : DebugString(key)));

@@ -246,7 +246,8 @@ class Parser {
   std::string FieldName() const { return tok_.value.empty() ? std::string(tok_.text) : tok_.value; }
 
   ExprPtr MakeCall(std::string name, ExprPtr target, std::vector<ExprPtr> args, int32_t at) {
-    if (options_.macros) {
+    const bool bind = name == "bind" && target && target->kind == ExprKind::kIdent && target->name == "cel";
+    if (options_.macros && (options_.bind_macro || !bind)) {
       std::string error;
       auto expanded = internal::ExpandMacro(factory_, name, &target, &args, at, &error);
       if (!error.empty()) {

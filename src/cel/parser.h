@@ -28,6 +28,8 @@ struct ParseOptions {
   size_t max_code_points = 100000;
   // Expand macros (has, all, exists, ...). Default: true.
   bool macros = true;
+  // Expand cel.bind (cel-go's ext.Bindings, which kube 1.36 does not load). Default: true.
+  bool bind_macro = true;
 };
 
 struct SourceError {

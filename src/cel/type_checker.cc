@@ -40,9 +40,8 @@ TypeRef TypeIdentType(std::string_view name) {
   if (name == "type") return Type::TypeOf(Type::TypeOf(nullptr));
   if (name == "optional_type") return Type::TypeOf(Type::Optional(Type::Dyn()));
   if (name == "null_type") return Type::TypeOf(Type::Null());
-  if (TypeRef t = ParseTypeNotation(name); t && t->kind() != TypeKind::kOpaque && t->kind() != TypeKind::kParam) {
-    return Type::TypeOf(t);
-  }
+  if (!IsTypeName(name, /*with_dyn=*/true)) return nullptr;
+  if (TypeRef t = ParseTypeNotation(name); t && t->kind() != TypeKind::kParam) return Type::TypeOf(t);
   return nullptr;
 }
 

@@ -129,6 +129,28 @@ TEST_CASE("the Kubernetes libraries are typed: opaque results, kube's overload e
   CHECK(ErrorOf("ip('10.0.0.1').family() == 'v4'").find("'_==_' applied to '(int, string)'") != std::string::npos);
 }
 
+TEST_CASE("qualified type names are types, in the checker and at run time") {
+  Environment env;
+  RegisterKubernetesLibraries(env.functions());
+  for (const char* expr : {"type(ip('10.0.0.1')) == net.IP", "type(quantity('1')) == kubernetes.Quantity",
+                           "type(timestamp('2024-01-01T00:00:00Z')) == google.protobuf.Timestamp",
+                           "type(duration('1s')) == google.protobuf.Duration", "type(1) != net.IP"}) {
+    CAPTURE(expr);
+    auto p = env.Compile(expr);
+    REQUIRE_MESSAGE(p.ok(), p.status().message());
+    CHECK(FormatType(*(*p)->output_type()) == "bool");
+    const Value v = (*p)->Evaluate(Activation{}).value;
+    CHECK(DebugString(v) == "true");
+  }
+}
+
+TEST_CASE("cel.bind is a macro unless turned off, as kube's rule environment has it") {
+  Environment with;
+  CHECK(with.Compile("cel.bind(x, 2, x * x) == 4").ok());
+  Environment without({.parse = {.bind_macro = false}});
+  CHECK_FALSE(without.Compile("cel.bind(x, 2, x * x) == 4").ok());
+}
+
 TEST_CASE("an untyped environment checks literals and leaves variables dynamic") {
   Environment env;
   env.DeclareVariable("x");

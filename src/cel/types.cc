@@ -85,6 +85,18 @@ TypeRef Type::WithBounds(const TypeRef& t, uint64_t max_elements, uint64_t min_s
   return copy;
 }
 
+bool IsTypeName(std::string_view name, bool with_dyn) {
+  static constexpr std::string_view kNames[] = {
+      "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "optional_type",
+      "google.protobuf.Timestamp", "google.protobuf.Duration", "net.IP", "net.CIDR", "kubernetes.URL",
+      "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.NamedFormat"};
+  if (with_dyn && name == "dyn") return true;
+  for (std::string_view n : kNames) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
 std::string FormatType(const Type& t) {
   auto param = [&](size_t i) { return i < t.params().size() ? FormatType(*t.params()[i]) : std::string("dyn"); };
   switch (t.kind()) {

@@ -97,6 +97,11 @@ class Type {
   uint64_t min_serialized_size_ = 0;
 };
 
+// Whether `name` denotes a type when written as an identifier: `int`, `list`, `type`,
+// `google.protobuf.Timestamp`, and the Kubernetes libraries' `net.IP`, `kubernetes.Quantity` …
+// (`dyn` too when `with_dyn`).
+bool IsTypeName(std::string_view name, bool with_dyn = false);
+
 // cel-go's rendering of a type in messages: "int", "list(string)", "map(string, dyn)",
 // "optional_type(int)", "type(int)", "google.protobuf.Timestamp", object and opaque names.
 std::string FormatType(const Type& t);

@@ -181,13 +181,64 @@ bool NamesQualifiedType(const std::string& expr, const std::string& error) {
   return std::regex_search(WithoutLiterals(expr), type);
 }
 
+// The type a cel.expr.Type message denotes; nullptr for types this implementation has none of
+// (messages, wrappers, enums).
+cel::TypeRef TypeOfProto(const Message& t) {
+  if (t.Find("dyn")) return cel::Type::Dyn();
+  if (t.Find("null")) return cel::Type::Null();
+  if (const std::string p = t.Scalar("primitive"); !p.empty()) {
+    if (p == "BOOL") return cel::Type::Bool();
+    if (p == "INT64") return cel::Type::Int();
+    if (p == "UINT64") return cel::Type::Uint();
+    if (p == "DOUBLE") return cel::Type::Double();
+    if (p == "STRING") return cel::Type::String();
+    if (p == "BYTES") return cel::Type::Bytes();
+    return nullptr;
+  }
+  if (const std::string w = t.Scalar("well_known"); !w.empty()) {
+    if (w == "TIMESTAMP") return cel::Type::Timestamp();
+    if (w == "DURATION") return cel::Type::Duration();
+    return nullptr;
+  }
+  if (const std::string param = t.Scalar("type_param"); !param.empty()) return cel::Type::Dyn();
+  if (const Message* l = t.FindMessage("list_type")) {
+    const Message* elem = l->FindMessage("elem_type");
+    cel::TypeRef e = elem ? TypeOfProto(*elem) : nullptr;
+    return e ? cel::Type::List(e) : nullptr;
+  }
+  if (const Message* m = t.FindMessage("map_type")) {
+    const Message* k = m->FindMessage("key_type");
+    const Message* v = m->FindMessage("value_type");
+    cel::TypeRef kt = k ? TypeOfProto(*k) : nullptr, vt = v ? TypeOfProto(*v) : nullptr;
+    return kt && vt ? cel::Type::Map(kt, vt) : nullptr;
+  }
+  if (const Message* of = t.FindMessage("type")) {
+    cel::TypeRef inner = TypeOfProto(*of);
+    return inner ? cel::Type::TypeOf(inner) : nullptr;
+  }
+  if (const Message* a = t.FindMessage("abstract_type")) {
+    std::vector<cel::TypeRef> params;
+    for (const Field* f : a->FindAll("parameter_types")) {
+      if (!f->message) return nullptr;
+      cel::TypeRef p = TypeOfProto(*f->message);
+      if (!p) return nullptr;
+      params.push_back(std::move(p));
+    }
+    const std::string name = a->Scalar("name");
+    if (name == "optional_type" && params.size() == 1) return cel::Type::Optional(params[0]);
+    return cel::Type::Opaque(name, std::move(params));
+  }
+  return nullptr;
+}
+
 struct Expectation {
   enum Kind { kValue, kError } kind = kValue;
   cel::Value value = cel::Value::Bool(true);
   std::string skip;  // set when the test cannot run here
-  // A typed_result: its value is checked, its deduced type (the checker's) is not, so a matching
-  // value still counts the test as skipped.
+  // A typed_result: the deduced type the checker must infer (nullptr: one this implementation
+  // has no type for, so a matching value still counts the test as skipped).
   bool type_unchecked = false;
+  cel::TypeRef deduced;
 };
 
 Expectation ReadExpectation(const Message& t) {
@@ -204,7 +255,9 @@ Expectation ReadExpectation(const Message& t) {
       return e;
     }
     e.value = std::move(c.value);
-    e.type_unchecked = true;
+    const Message* deduced = typed->FindMessage("deduced_type");
+    e.deduced = deduced ? TypeOfProto(*deduced) : nullptr;
+    e.type_unchecked = e.deduced == nullptr;
     return e;
   }
   if (t.Find("unknown") || t.Find("any_unknowns")) {
@@ -259,7 +312,11 @@ cel::Environment TestEnvironment(const Message& t, const std::vector<std::string
   for (const auto& n : names) env.DeclareVariable(n);
   for (const Field* decl : t.FindAll("type_env")) {
     // Declared identifiers become variables; declared functions cannot be bound here.
-    if (decl->message && decl->message->Find("ident")) env.DeclareVariable(decl->message->Scalar("name"));
+    if (!decl->message || !decl->message->Find("ident")) continue;
+    const Message* ident = decl->message->FindMessage("ident");
+    const Message* type = ident ? ident->FindMessage("type") : nullptr;
+    cel::TypeRef t = type ? TypeOfProto(*type) : nullptr;
+    env.DeclareVariable(decl->message->Scalar("name"), t ? t : cel::Type::Dyn());
   }
   return env;
 }
@@ -329,6 +386,10 @@ TestResult RunOne(const std::string& file, const std::string& section, const Mes
   }
   if (result.value.IsError()) return fail("error: " + ErrorCategory(result.value.ErrorMessage()), Render(result.value));
   if (!ConformanceEqual(result.value, want.value)) return fail("wrong value", Render(result.value));
+  if (want.deduced) {
+    const std::string got = cel::FormatType(*(*program)->output_type()), expected = cel::FormatType(*want.deduced);
+    if (got != expected) return fail("wrong deduced type", "type " + got + ", expected " + expected);
+  }
   if (want.type_unchecked) {
     r.outcome = Outcome::kSkipped;
     r.category = "needs checker";
