@@ -162,6 +162,43 @@ class Checker {
   std::vector<std::string> scopes_;
 };
 
+// cel-go's duration, timestamp and regex literal validators: a call whose literal argument fails
+// as it would at run time ("invalid duration argument").
+std::vector<SourceError> ValidateLiterals(const Expr& root, const FunctionRegistry& functions) {
+  std::vector<SourceError> errors;
+  std::vector<const Expr*> todo{&root};
+  while (!todo.empty()) {
+    const Expr* e = todo.back();
+    todo.pop_back();
+    auto push = [&](const ExprPtr& c) {
+      if (c) todo.push_back(c.get());
+    };
+    push(e->target);
+    for (const auto& a : e->args) push(a);
+    for (const auto& en : e->entries) {
+      push(en.key);
+      push(en.value);
+    }
+    push(e->iter_range);
+    push(e->accu_init);
+    push(e->loop_condition);
+    push(e->loop_step);
+    push(e->result);
+    if (e->kind != ExprKind::kCall || e->function < 0 || e->args.size() != 1) continue;
+    const Expr& literal = *e->args[0];
+    if (literal.kind != ExprKind::kConst || literal.constant.kind() != Kind::kString) continue;
+    const bool conversion = !e->target && (e->name == "duration" || e->name == "timestamp");
+    const bool regex = e->target && e->name == "matches";
+    if (!conversion && !regex) continue;
+    CallContext ctx;
+    Value args[2] = {literal.constant, literal.constant};
+    if (regex) args[0] = Value::String("");
+    const Value v = functions.Call(e->function, regex, args, regex ? 2 : 1, ctx);
+    if (v.IsError()) errors.push_back({literal.offset, "invalid " + e->name + " argument"});
+  }
+  return errors;
+}
+
 // Beyond this the tree is refused: evaluation recurses along it.
 constexpr size_t kMaxTreeDepth = 1000;
 
@@ -190,6 +227,9 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
                                    options_.homogeneous_literals);
   } else {
     program->checked_.type = Type::Dyn();
+  }
+  if (program->checked_.errors.empty() && options_.check_types && options_.validate_literals) {
+    program->checked_.errors = ValidateLiterals(*parsed.expr, *functions_);
   }
   if (!program->checked_.errors.empty()) return Status::BadRequest(FormatErrors(source, program->checked_.errors));
   program->functions_ = functions_;

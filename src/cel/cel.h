@@ -95,6 +95,10 @@ struct EnvironmentOptions {
   // Mixed-type list and map literals are compile errors (cel-go's HomogeneousAggregateLiterals,
   // which kube enables; string.format's arguments are exempt). Default: on.
   bool homogeneous_literals = true;
+  // Literal arguments that can never work are compile errors: `duration('x')`,
+  // `timestamp('x')`, `s.matches('(')` (cel-go's literal validators, which kube enables).
+  // Default: on.
+  bool validate_literals = true;
 };
 
 class Environment {

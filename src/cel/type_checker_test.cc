@@ -144,6 +144,17 @@ TEST_CASE("qualified type names are types, in the checker and at run time") {
   }
 }
 
+TEST_CASE("literal arguments that cannot work are compile errors (kube's literal validators)") {
+  CHECK(ErrorOf("duration('1x') > duration('1s')").find("ERROR: <input>:1:10: invalid duration argument") !=
+        std::string::npos);
+  CHECK(ErrorOf("timestamp('yesterday') < timestamp('2024-01-01T00:00:00Z')").find("invalid timestamp argument") !=
+        std::string::npos);
+  CHECK(ErrorOf("self.name.matches('(')").find("invalid matches argument") != std::string::npos);
+  CHECK(ErrorOf("self.name.matches('^[a-z]+$') && duration('1h') > duration('1s')").rfind("ok: ", 0) == 0);
+  Environment lenient({.validate_literals = false});
+  CHECK(lenient.Compile("duration('1x') > duration('1s')").ok());
+}
+
 TEST_CASE("cel.bind is a macro unless turned off, as kube's rule environment has it") {
   Environment with;
   CHECK(with.Compile("cel.bind(x, 2, x * x) == 4").ok());
