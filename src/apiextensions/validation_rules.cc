@@ -317,7 +317,8 @@ class RuleWalker {
       cel::Activation vars;
       vars.Bind("self", *self);
       if (r.uses_old_self) {
-        if (old != nullptr && !old_self) old_self = ToCel(s, *old, resource);
+        // An unchanged value (common on updates) is already converted: reuse it.
+        if (old != nullptr && !old_self) old_self = old == &v || *old == v ? *self : ToCel(s, *old, resource);
         if (r.optional_old_self) {
           vars.Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
         } else {
