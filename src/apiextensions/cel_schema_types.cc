@@ -113,6 +113,17 @@ TypeRef ObjectNodeType(const Schema* s, bool resource_root, const std::string& n
 
 }  // namespace
 
+bool IsPlainCelFieldName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    (c == '_' && (i + 1 == name.size() || name[i + 1] != '_'));
+    if (!ok) return false;
+  }
+  return true;
+}
+
 std::optional<std::string> EscapeCelFieldName(std::string_view name) {
   static constexpr std::string_view kReserved[] = {"true",   "false", "null",     "in",      "as",     "break",
                                                    "const",  "continue", "else", "for",     "function", "if",
@@ -123,13 +134,7 @@ std::optional<std::string> EscapeCelFieldName(std::string_view name) {
     if (name == r) return "__" + std::string(name) + "__";
   }
   // Most names are plain identifiers: they are their own escaped form (runs on every value).
-  bool plain = true;
-  for (size_t i = 0; i < name.size() && plain; ++i) {
-    const char c = name[i];
-    plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            (c == '_' && (i + 1 == name.size() || name[i + 1] != '_'));
-  }
-  if (plain) return std::string(name);
+  if (IsPlainCelFieldName(name)) return std::string(name);
   std::string out;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];

@@ -34,5 +34,8 @@ cel::TypeRef SchemaCelType(const schema::Schema* s, bool resource_root, const st
 // and `__`, `.`, `-`, `/` spelled `__underscores__`, `__dot__`, `__dash__`, `__slash__`;
 // nullopt for names rules cannot see (empty, starting with a digit, other characters).
 std::optional<std::string> EscapeCelFieldName(std::string_view name);
+// Whether `name` is its own escaped form, reserved words aside (letters, digits, single
+// underscores, not starting with a digit): the common case, checked without building a string.
+bool IsPlainCelFieldName(std::string_view name);
 
 }  // namespace kube::apiextensions

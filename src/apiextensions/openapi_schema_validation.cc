@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "apiextensions/cel_schema_types.h"
 #include "apiextensions/crd_internal.h"
 #include "apiextensions/schema_field_path.h"
 #include "apiextensions/structural_schema.h"
@@ -315,14 +316,15 @@ class SchemaValidator {
     }
     // The rules compile only once their shape is right, as kube compiles them.
     if (errs_->size() != shape_errors || !StructuralConversionError(s).empty()) return;
+    const auto matched = nodes_.find(&s);
+    const StructuralNode structural = matched != nodes_.end() ? matched->second : StructuralNode{};
+    const cel::TypeRef self_type = SchemaCelType(structural.node, structural.resource);
     for (size_t i = 0; i < rules->size(); ++i) {
       const Json& r = (*rules)[i];
       if (!r.is_object() || TrimSpace(Str(&r, "rule")).empty()) continue;
       const FieldPath rp = p.Child("x-kubernetes-validations").Index(i);
       std::string message_error;
-      const auto matched = nodes_.find(&s);
-      const StructuralNode structural = matched != nodes_.end() ? matched->second : StructuralNode{};
-      const CompiledRule compiled = CompileRule(r, structural.node, structural.resource, &message_error);
+      const CompiledRule compiled = CompileRule(r, self_type, &message_error);
       if (!compiled.compile_error.empty()) {
         errs_->push_back(InvalidRendered(rp.Child("rule"), GoValidationRule(r), compiled.compile_error));
         continue;

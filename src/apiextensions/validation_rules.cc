@@ -7,6 +7,7 @@
 #include "apiextensions/cel_schema_types.h"
 #include "cel/cost_estimator.h"
 #include "protobuf/well_known.h"
+#include "util/json_fields.h"
 #include "util/go_format.h"
 
 namespace kube::apiextensions {
@@ -20,11 +21,6 @@ std::string Trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t\n\r\f\v");
   if (b == std::string_view::npos) return "";
   return std::string(s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1));
-}
-
-std::string StringField(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // The rule environment's functions: the standard library and kube's libraries. Built once;
@@ -163,7 +159,8 @@ void Collect(const Schema* s, bool resource, std::map<const Schema*, std::vector
   bool any = false;
   if (const json* r = s->CelRules(); r != nullptr && r->is_array() && !r->empty()) {
     auto& compiled = (*rules)[s];
-    for (const auto& rule : *r) compiled.push_back(CompileRule(rule, s, resource));
+    const cel::TypeRef self_type = SchemaCelType(s, resource);  // once for the node's rules
+    for (const auto& rule : *r) compiled.push_back(CompileRule(rule, self_type));
     any = true;
   }
   auto child = [&](const Schema* c) {
@@ -180,6 +177,10 @@ void Collect(const Schema* s, bool resource, std::map<const Schema*, std::vector
 }  // namespace
 
 CompiledRule CompileRule(const json& rule, const Schema* node, bool resource_root, std::string* message_error) {
+  return CompileRule(rule, SchemaCelType(node, resource_root), message_error);
+}
+
+CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* message_error) {
   CompiledRule c;
   c.rule = StringField(rule, "rule");
   c.message = StringField(rule, "message");
@@ -188,7 +189,6 @@ CompiledRule CompileRule(const json& rule, const Schema* node, bool resource_roo
   c.field_path = NormalizeFieldPath(StringField(rule, "fieldPath"));
   if (auto it = rule.find("optionalOldSelf"); it != rule.end() && it->is_boolean()) c.optional_old_self = it->get<bool>();
   if (Trim(c.rule).empty()) return c;
-  cel::TypeRef self_type = SchemaCelType(node, resource_root);
   if (!self_type) self_type = cel::Type::Dyn();
   cel::Environment env = BaseEnvironment();
   env.DeclareVariable("self", self_type);
@@ -260,7 +260,8 @@ class RuleWalker {
         const bool cut = resource && it.key() == "metadata";
         const cel::Value* converted = nullptr;
         if (reuse && !cut) {
-          if (map) {
+          // (A plain reserved word, escaped as __name__, is not found and converts afresh.)
+          if (map || IsPlainCelFieldName(it.key())) {
             converted = self->FindField(it.key());
           } else if (auto name = EscapeCelFieldName(it.key())) {
             converted = self->FindField(*name);

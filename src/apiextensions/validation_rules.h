@@ -72,6 +72,9 @@ struct CompiledRule {
 // to a string").
 CompiledRule CompileRule(const nlohmann::json& rule, const schema::Schema* node, bool resource_root,
                          std::string* message_error = nullptr);
+// The same with `self`'s type given (SchemaCelType of the node, computed once for all its rules;
+// null: dyn).
+CompiledRule CompileRule(const nlohmann::json& rule, cel::TypeRef self_type, std::string* message_error = nullptr);
 
 class ValidationRules {
  public:

@@ -39,31 +39,26 @@ class FixedRules final : public RuleResolver {
 
 }  // namespace
 
-Result<AuthorizationSetup> NewAuthorizerForModes(const std::string& modes, const Rbac& rbac) {
-  std::vector<std::unique_ptr<Authorizer>> chain;
+Result<AuthorizationSetup> NewAuthorizerForModes(const std::vector<std::string>& modes, const Rbac& rbac) {
+  AuthorizerFactories factories;
+  factories.rbac = [&rbac]() -> Result<std::unique_ptr<Authorizer>> {
+    return std::unique_ptr<Authorizer>(std::make_unique<RbacAuthorizer>(rbac.index()));
+  };
+  auto chain = BuildAuthorizer(modes, factories);
+  if (!chain.ok()) return chain.status();
   std::vector<std::shared_ptr<const RuleResolver>> resolvers;
-  chain.push_back(std::make_unique<PrivilegedGroupsAuthorizer>(std::vector<std::string>{kSystemMasters}));
-  size_t start = 0;
-  while (true) {
-    const size_t comma = modes.find(',', start);
-    const std::string mode = modes.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (mode == "AlwaysAllow") {
-      chain.push_back(std::make_unique<AlwaysAllowAuthorizer>());
-      resolvers.push_back(std::make_shared<FixedRules>(AllRules()));
-    } else if (mode == "AlwaysDeny") {
-      chain.push_back(std::make_unique<AlwaysDenyAuthorizer>());
-      resolvers.push_back(std::make_shared<FixedRules>(RulesInfo{}));
-    } else if (mode == "RBAC") {
-      chain.push_back(std::make_unique<RbacAuthorizer>(rbac.index()));
-      resolvers.push_back(rbac.NewAuthorizer());
-    } else {
-      return Status::BadRequest("authorization-mode " + GoQuote(mode) + " is not supported");
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (const auto& mode : modes) {
+    if (mode == "AlwaysAllow") resolvers.push_back(std::make_shared<FixedRules>(AllRules()));
+    if (mode == "AlwaysDeny") resolvers.push_back(std::make_shared<FixedRules>(RulesInfo{}));
+    if (mode == "RBAC") resolvers.push_back(rbac.NewAuthorizer());
   }
-  return AuthorizationSetup{std::make_shared<AuthorizerChain>(std::move(chain)),
-                            std::make_shared<RulesUnion>(std::move(resolvers))};
+  return AuthorizationSetup{*chain, std::make_shared<RulesUnion>(std::move(resolvers))};
+}
+
+Result<AuthorizationSetup> NewAuthorizerForModes(const std::string& modes, const Rbac& rbac) {
+  auto parsed = ParseAuthorizationModes(modes);
+  if (!parsed.ok()) return parsed.status();
+  return NewAuthorizerForModes(*parsed, rbac);
 }
 
 }  // namespace kube::auth

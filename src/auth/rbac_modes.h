@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "auth/authorizer.h"
 #include "auth/rbac.h"
@@ -21,7 +22,11 @@ struct AuthorizationSetup {
   std::shared_ptr<const RuleResolver> rule_resolver;
 };
 
-// 400-style error naming an unknown mode ("Node" and "Webhook" are not supported here).
+// The chain is authorization_modes.h's BuildAuthorizer with RBAC reading `rbac`'s index; the
+// resolver lists the rules of the same modes. 400-style errors name an invalid mode, and a mode
+// not available here (Node, Webhook, ABAC).
+Result<AuthorizationSetup> NewAuthorizerForModes(const std::vector<std::string>& modes, const Rbac& rbac);
+// `modes` as --authorization-mode spells it (comma-separated).
 Result<AuthorizationSetup> NewAuthorizerForModes(const std::string& modes, const Rbac& rbac);
 
 }  // namespace kube::auth

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_fields.h"
+
 namespace kube::auth {
 
 using nlohmann::json;
@@ -21,21 +23,6 @@ bool HasAll(const std::vector<std::string>& set, const std::vector<std::string>&
     if (!Has(set, w)) return false;
   }
   return true;
-}
-
-std::vector<std::string> Strings(const json& obj, const char* field) {
-  std::vector<std::string> out;
-  auto it = obj.find(field);
-  if (it == obj.end() || !it->is_array()) return out;
-  for (const auto& v : *it) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-std::string StringField(const json& obj, const char* field) {
-  auto it = obj.find(field);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
@@ -113,11 +100,11 @@ std::vector<PolicyRule> RulesFromJson(const json& role) {
   if (it == role.end() || !it->is_array()) return rules;
   for (const auto& r : *it) {
     if (!r.is_object()) continue;
-    rules.push_back(PolicyRule{.verbs = Strings(r, "verbs"),
-                               .api_groups = Strings(r, "apiGroups"),
-                               .resources = Strings(r, "resources"),
-                               .resource_names = Strings(r, "resourceNames"),
-                               .non_resource_urls = Strings(r, "nonResourceURLs")});
+    rules.push_back(PolicyRule{.verbs = StringsField(r, "verbs"),
+                               .api_groups = StringsField(r, "apiGroups"),
+                               .resources = StringsField(r, "resources"),
+                               .resource_names = StringsField(r, "resourceNames"),
+                               .non_resource_urls = StringsField(r, "nonResourceURLs")});
   }
   return rules;
 }

@@ -63,4 +63,24 @@ struct Expr {
   int32_t function = -1;
 };
 
+// Calls `f(child)` for every direct child of `e` (for walks that must not recurse: a long
+// `a + b + ...` chain is a deep left spine).
+template <class F>
+void ForEachChild(const Expr& e, F&& f) {
+  auto visit = [&](const ExprPtr& c) {
+    if (c) f(*c);
+  };
+  visit(e.target);
+  for (const auto& a : e.args) visit(a);
+  for (const auto& en : e.entries) {
+    visit(en.key);
+    visit(en.value);
+  }
+  visit(e.iter_range);
+  visit(e.accu_init);
+  visit(e.loop_condition);
+  visit(e.loop_step);
+  visit(e.result);
+}
+
 }  // namespace kube::cel

@@ -12,7 +12,6 @@ bool IsBuiltinForm(std::string_view name) {
          name == "_[?_]" || name == "_?._";
 }
 
-bool IsTypeIdent(std::string_view name) { return IsTypeName(name, /*with_dyn=*/true); }
 
 // The deepest path of the tree, measured without recursion (a long `a + b + ...` chain is a deep
 // left spine that recursive walks must not meet unchecked).
@@ -23,20 +22,7 @@ size_t TreeDepth(const Expr& root) {
     auto [e, d] = todo.back();
     todo.pop_back();
     deepest = std::max(deepest, d);
-    auto push = [&](const ExprPtr& c) {
-      if (c) todo.emplace_back(c.get(), d + 1);
-    };
-    push(e->target);
-    for (const auto& a : e->args) push(a);
-    for (const auto& en : e->entries) {
-      push(en.key);
-      push(en.value);
-    }
-    push(e->iter_range);
-    push(e->accu_init);
-    push(e->loop_condition);
-    push(e->loop_step);
-    push(e->result);
+    ForEachChild(*e, [&, d = d](const Expr& c) { todo.emplace_back(&c, d + 1); });
   }
   return deepest;
 }
@@ -66,7 +52,7 @@ class Checker {
         // is a variable.
         const std::string qualified = e.test_only ? "" : QualifiedName(e);
         const std::string root = qualified.substr(0, qualified.find('.'));
-        if (!qualified.empty() && IsTypeIdent(qualified) && !InScope(root) && !variables_.contains(root)) {
+        if (!qualified.empty() && IsTypeName(qualified, /*with_dyn=*/true) && !InScope(root) && !variables_.contains(root)) {
           e.kind = ExprKind::kIdent;
           e.name = qualified;
           e.target.reset();
@@ -123,7 +109,7 @@ class Checker {
       referenced_->insert(e.name);
       return;
     }
-    if (IsTypeIdent(e.name)) return;
+    if (IsTypeName(e.name, /*with_dyn=*/true)) return;
     Undeclared(e, e.name);
   }
 
@@ -170,20 +156,7 @@ std::vector<SourceError> ValidateLiterals(const Expr& root, const FunctionRegist
   while (!todo.empty()) {
     const Expr* e = todo.back();
     todo.pop_back();
-    auto push = [&](const ExprPtr& c) {
-      if (c) todo.push_back(c.get());
-    };
-    push(e->target);
-    for (const auto& a : e->args) push(a);
-    for (const auto& en : e->entries) {
-      push(en.key);
-      push(en.value);
-    }
-    push(e->iter_range);
-    push(e->accu_init);
-    push(e->loop_condition);
-    push(e->loop_step);
-    push(e->result);
+    ForEachChild(*e, [&](const Expr& c) { todo.push_back(&c); });
     if (e->kind != ExprKind::kCall || e->function < 0 || e->args.size() != 1) continue;
     const Expr& literal = *e->args[0];
     if (literal.kind != ExprKind::kConst || literal.constant.kind() != Kind::kString) continue;

@@ -1,6 +1,7 @@
 #include "endpoints/access_reviews.h"
 
 #include "registry/errors.h"
+#include "util/json_fields.h"
 
 namespace kube::endpoints {
 
@@ -10,40 +11,20 @@ namespace {
 
 constexpr char kGroup[] = "authorization.k8s.io";
 
-std::string Str(const json& obj, const char* field) {
-  auto it = obj.find(field);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::vector<std::string> Strings(const json& obj, const char* field) {
-  std::vector<std::string> out;
-  auto it = obj.find(field);
-  if (it == obj.end() || !it->is_array()) return out;
-  for (const auto& v : *it) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-const json* Object(const json& obj, const char* field) {
-  auto it = obj.find(field);
-  return it != obj.end() && it->is_object() ? &*it : nullptr;
-}
-
 auth::Attributes AttributesFrom(const json& spec, const auth::UserInfo& user) {
   auth::Attributes a{.user = user};
-  if (const json* r = Object(spec, "resourceAttributes")) {
+  if (const json* r = ObjectField(spec, "resourceAttributes")) {
     a.resource_request = true;
-    a.verb = Str(*r, "verb");
-    a.namespace_ = Str(*r, "namespace");
-    a.api_group = Str(*r, "group");
-    a.api_version = Str(*r, "version");
-    a.resource = Str(*r, "resource");
-    a.subresource = Str(*r, "subresource");
-    a.name = Str(*r, "name");
-  } else if (const json* n = Object(spec, "nonResourceAttributes")) {
-    a.verb = Str(*n, "verb");
-    a.path = Str(*n, "path");
+    a.verb = StringField(*r, "verb");
+    a.namespace_ = StringField(*r, "namespace");
+    a.api_group = StringField(*r, "group");
+    a.api_version = StringField(*r, "version");
+    a.resource = StringField(*r, "resource");
+    a.subresource = StringField(*r, "subresource");
+    a.name = StringField(*r, "name");
+  } else if (const json* n = ObjectField(spec, "nonResourceAttributes")) {
+    a.verb = StringField(*n, "verb");
+    a.path = StringField(*n, "path");
   }
   return a;
 }
@@ -51,8 +32,8 @@ auth::Attributes AttributesFrom(const json& spec, const auth::UserInfo& user) {
 // kube's ValidateSubjectAccessReviewSpec and its Self/Local variants.
 FieldErrors ValidateSpec(const json& spec, bool needs_subject, bool local) {
   FieldErrors errors;
-  const bool has_resource = Object(spec, "resourceAttributes") != nullptr;
-  const bool has_non_resource = Object(spec, "nonResourceAttributes") != nullptr;
+  const bool has_resource = ObjectField(spec, "resourceAttributes") != nullptr;
+  const bool has_non_resource = ObjectField(spec, "nonResourceAttributes") != nullptr;
   if (local && has_non_resource) {
     errors.push_back({FieldError::Type::kInvalid, "spec.nonResourceAttributes", spec["nonResourceAttributes"].dump(),
                       "disallowed on this kind of request"});
@@ -65,7 +46,7 @@ FieldErrors ValidateSpec(const json& spec, bool needs_subject, bool local) {
                       local ? "resourceAttributes must be specified"
                             : "exactly one of nonResourceAttributes or resourceAttributes must be specified"});
   }
-  if (needs_subject && Str(spec, "user").empty() && Strings(spec, "groups").empty()) {
+  if (needs_subject && StringField(spec, "user").empty() && StringsField(spec, "groups").empty()) {
     errors.push_back({FieldError::Type::kInvalid, "spec.user", "\"\"", "at least one of user or group must be specified"});
   }
   return errors;
@@ -130,7 +111,7 @@ Result<json> AnswerAccessReview(const catalogue::ResourceInfo& info, json body, 
   const auth::UserInfo& requester = context.user != nullptr ? *context.user : PlainPortUser();
 
   if (info.resource == "selfsubjectrulesreviews") {
-    const std::string ns = Str(spec, "namespace");
+    const std::string ns = StringField(spec, "namespace");
     if (ns.empty()) return Status::BadRequest("no namespace on request");
     auth::RulesInfo rules =
         context.rule_resolver != nullptr ? context.rule_resolver->RulesFor(requester, ns) : auth::AllRules();
@@ -147,7 +128,7 @@ Result<json> AnswerAccessReview(const catalogue::ResourceInfo& info, json body, 
   FieldErrors errors = ValidateSpec(spec, /*needs_subject=*/!self, local);
   if (!errors.empty()) return registry::InvalidError(info.group, info.kind, "", errors);
   if (local) {
-    const std::string ns = Str(spec["resourceAttributes"], "namespace");
+    const std::string ns = StringField(spec["resourceAttributes"], "namespace");
     if (ns != context.namespace_) {
       return Status::BadRequest("spec.resourceAttributes.namespace must match namespace: " + context.namespace_);
     }
@@ -156,11 +137,11 @@ Result<json> AnswerAccessReview(const catalogue::ResourceInfo& info, json body, 
   if (self) {
     subject = requester;
   } else {
-    subject.name = Str(spec, "user");
-    subject.uid = Str(spec, "uid");
-    subject.groups = Strings(spec, "groups");
-    if (const json* extra = Object(spec, "extra")) {
-      for (const auto& [k, v] : extra->items()) subject.extra[k] = Strings(*extra, k.c_str());
+    subject.name = StringField(spec, "user");
+    subject.uid = StringField(spec, "uid");
+    subject.groups = StringsField(spec, "groups");
+    if (const json* extra = ObjectField(spec, "extra")) {
+      for (const auto& [k, v] : extra->items()) subject.extra[k] = StringsField(*extra, k.c_str());
     }
   }
   body["status"] = StatusOf(Authorize(context, AttributesFrom(spec, subject)));

@@ -10,6 +10,7 @@
 #include "endpoints/responses.h"
 #include "registry/errors.h"
 #include "registry/managed_fields.h"
+#include "util/json_fields.h"
 
 namespace kube::endpoints {
 
@@ -18,11 +19,6 @@ using nlohmann::json;
 namespace {
 
 constexpr char kGroup[] = "authentication.k8s.io";
-
-std::string StringField(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 }  // namespace
 

@@ -159,22 +159,16 @@ int Run(int argc, char** argv) {
 
   // --authorization-mode, with RBAC reading the index; SelfSubjectRulesReview lists the rules of
   // the same modes.
-  auth::AuthorizerFactories factories;
-  factories.rbac = [&]() -> Result<std::unique_ptr<auth::Authorizer>> {
-    return std::unique_ptr<auth::Authorizer>(std::make_unique<auth::RbacAuthorizer>((*rbac)->index()));
-  };
-  auto authorizer = auth::BuildAuthorizer(options.authorization_modes, factories);
-  if (!authorizer.ok()) return Fail(authorizer.status().message());
-  std::string joined_modes;
-  for (const auto& m : options.authorization_modes) joined_modes += (joined_modes.empty() ? "" : ",") + m;
-  auto rules = auth::NewAuthorizerForModes(joined_modes, **rbac);
-  escalation->Attach(registry->get(), (*rbac)->index(), *authorizer);
+  auto authorization = auth::NewAuthorizerForModes(options.authorization_modes, **rbac);
+  if (!authorization.ok()) return Fail(authorization.status().message());
+  const std::shared_ptr<const auth::Authorizer> authorizer = authorization->authorizer;
+  escalation->Attach(registry->get(), (*rbac)->index(), authorizer);
 
   endpoints::ApiServerOptions api_options;
   const std::string advertised = options.advertise_address.empty() ? options.bind_address : options.advertise_address;
   api_options.server_address = HostPort(advertised, serve_secure ? options.secure_port : std::max(options.port, 0));
-  api_options.authorizer = *authorizer;
-  if (rules.ok()) api_options.rule_resolver = rules->rule_resolver;
+  api_options.authorizer = authorizer;
+  api_options.rule_resolver = authorization->rule_resolver;
   api_options.authenticator = authn->authenticator;
   api_options.token_issuer = authn->token_issuer;
   api_options.api_audiences = authn->authenticator->api_audiences();
