@@ -9,10 +9,16 @@
 #include <string_view>
 #include <vector>
 
-#include "registry/validation.h"
+#include "validation/object_meta.h"
 #include "storage/selection_predicate.h"
 
 namespace kube::registry {
+
+using validation::NameRule;
+using validation::PathSegmentNameProblems;
+using validation::ValidateGenerateName;
+using validation::ValidateName;
+using validation::ValidateObjectMeta;
 
 struct KindRules {
   NameRule name_rule = NameRule::kDnsSubdomain;

@@ -86,6 +86,7 @@ Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
       strategy_(std::move(config.strategy)),
       schema_(config.schema),
       owner_(std::move(config.owner)) {
+  if (!rules_.custom_resource) kind_validator_ = validation::FindKindValidator(info_.group, info_.resource);
   if (schema_ == nullptr) return;
   // What each write path resets, as this Store's update rules do: the main resource keeps the
   // current status when there is a status subresource, /status writes only status, /finalize
@@ -299,6 +300,10 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
     FieldErrors errors = generate_name.empty() ? FieldErrors{} : ValidateGenerateName(generate_name, rules_.name_rule);
     FieldErrors meta_errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);
     errors.insert(errors.end(), meta_errors.begin(), meta_errors.end());
+    if (kind_validator_ && kind_validator_->create) {
+      FieldErrors kind_errors = kind_validator_->create(obj);
+      errors.insert(errors.end(), kind_errors.begin(), kind_errors.end());
+    }
     if (errors.empty() && strategy_) errors = strategy_->Validate(obj);
     if (!errors.empty()) return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
     const std::string name = meta["name"];

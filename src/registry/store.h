@@ -17,6 +17,7 @@
 #include "catalogue/catalogue.h"
 #include "registry/field_manager.h"
 #include "registry/kind_rules.h"
+#include "validation/kind_validation.h"
 #include "registry/strategy.h"
 #include "storage/interface.h"
 
@@ -156,6 +157,8 @@ class Store {
   storage::Interface* storage_;
   NamespaceLifecycle* namespaces_;
   std::shared_ptr<const Strategy> strategy_;
+  // The built-in kind's own validation (ValidateXxx), or null (custom resources, kinds without).
+  const validation::KindValidator* kind_validator_ = nullptr;
   const catalogue::Schema* schema_;
   std::shared_ptr<const void> owner_;
   // Field managers of the main resource, the status and the finalize subresource; null without

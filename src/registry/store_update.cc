@@ -149,6 +149,14 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   }
   if (strategy_) strategy_->PrepareForUpdate(subresource, &next, current);
   FieldErrors errors = ValidateObjectMeta(next["metadata"], rules_.name_rule, info_.namespaced);
+  if (kind_validator_) {
+    auto validate = subresource == "status" ? kind_validator_->update_status
+                                            : subresource.empty() ? kind_validator_->update : nullptr;
+    if (validate) {
+      FieldErrors kind_errors = validate(next, current);
+      errors.insert(errors.end(), kind_errors.begin(), kind_errors.end());
+    }
+  }
   if (errors.empty() && strategy_) errors = strategy_->ValidateUpdate(subresource, next, current);
   if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
   return next;

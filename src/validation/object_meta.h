@@ -10,9 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "registry/errors.h"
+#include "util/field_error.h"
+#include "util/status.h"
 
-namespace kube::registry {
+namespace kube::validation {
 
 enum class NameRule {
   kDnsSubdomain,  // most kinds: lower-case RFC 1123 subdomain, <= 253
@@ -35,4 +36,4 @@ std::vector<std::string> PathSegmentNameProblems(std::string_view name, bool pre
 // Errors for the whole metadata of an object being created or updated.
 FieldErrors ValidateObjectMeta(const nlohmann::json& metadata, NameRule rule, bool namespaced);
 
-}  // namespace kube::registry
+}  // namespace kube::validation

@@ -1,11 +1,11 @@
-#include "registry/validation.h"
+#include "validation/object_meta.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
 
-namespace kube::registry {
+namespace kube::validation {
 
 namespace {
 
@@ -208,4 +208,4 @@ FieldErrors ValidateObjectMeta(const nlohmann::json& meta, NameRule rule, bool n
   return errors;
 }
 
-}  // namespace kube::registry
+}  // namespace kube::validation
