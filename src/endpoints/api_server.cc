@@ -104,7 +104,9 @@ ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
       options_(std::move(options)),
       openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
         return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
-      }) {
+      }),
+      metrics_(options_.metrics ? options_.metrics : std::make_shared<metrics::Registry>()),
+      request_metrics_(metrics_.get(), registry) {
   CustomResourcesChanged();
   registry_->AddChangeListener([this] { CustomResourcesChanged(); });
 }
@@ -129,13 +131,31 @@ void ApiServer::CustomResourcesChanged() {
 }
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
   const Query query = Query::Parse(request.raw_query);
   const RequestInfo info = ParseRequestInfo(request.method, request.path, query.Bool("watch"));
-  if (!options_.authorizer) return Serve(request, info, query);
+  bool authorized = false;
+  HttpResponse response = Authorized(request, info, query, &authorized);
+  // As kube: requests refused before their route (authorization) are not in the request metrics.
+  if (authorized) {
+    if (const char* component = InstrumentedComponent(info)) {
+      request_metrics_.Observe(request, info, query, component, start, &response);
+    }
+  }
+  return response;
+}
+
+HttpResponse ApiServer::Authorized(const HttpRequest& request, const RequestInfo& info, const Query& query,
+                                   bool* authorized) {
+  if (!options_.authorizer) {
+    *authorized = true;
+    return Serve(request, info, query);
+  }
   // kube's chain: impersonation, then authorization of what the effective user asks.
   auto user = EffectiveUser(request, *options_.authorizer);
   if (!user.ok()) return ErrorResponse(user.status());
   KUBE_RETURN_IF_ERROR_RESPONSE(AuthorizeRequest(info, *user, *options_.authorizer));
+  *authorized = true;
   if (user->name == request.user.name && user->groups == request.user.groups && user->uid == request.user.uid &&
       user->extra == request.user.extra) {
     return Serve(request, info, query);
@@ -143,6 +163,22 @@ HttpResponse ApiServer::Handle(const HttpRequest& request) {
   HttpRequest impersonated = request;
   impersonated.user = std::move(*user);
   return Serve(impersonated, info, query);
+}
+
+const char* ApiServer::InstrumentedComponent(const RequestInfo& info) const {
+  if (!info.is_resource_request) {
+    // kube instruments the health roots (component "") and aggregated discovery's roots.
+    const std::string& p = info.path;
+    if (p == "/healthz" || p == "/livez" || p == "/readyz") return "";
+    if (p == "/api" || p == "/apis") return "apiserver";
+    return nullptr;
+  }
+  if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr) return nullptr;
+  if (registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource)) {
+    return options_.runtime_config.Enabled(store->info()) ? "apiserver" : nullptr;
+  }
+  const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
+  return review != nullptr && IsReview(*review) ? "apiserver" : nullptr;
 }
 
 HttpResponse ApiServer::Serve(const HttpRequest& request, const RequestInfo& info, const Query& query) {
@@ -195,6 +231,12 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
                              {"compiler", "gc"},
                              {"platform", "linux/amd64"}},
                         pretty);
+  }
+  if (path == "/metrics") {
+    HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    r.body = request.method == "HEAD" ? std::string() : metrics_->Expose();
+    return r;
   }
   if (path == "/openapi" || path.starts_with("/openapi/")) {
     return openapi_.Serve(path, query.Get("hash"), request.Header("Accept"));

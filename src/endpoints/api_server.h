@@ -18,11 +18,13 @@
 #include "endpoints/discovery.h"
 #include "endpoints/encoded_objects.h"
 #include "endpoints/http.h"
+#include "endpoints/instrumentation.h"
 #include "endpoints/negotiation.h"
 #include "endpoints/openapi.h"
 #include "endpoints/query.h"
 #include "endpoints/request_info.h"
 #include "endpoints/runtime_config.h"
+#include "metrics/metrics.h"
 #include "registry/api_registry.h"
 
 namespace kube::endpoints {
@@ -47,6 +49,9 @@ struct ApiServerOptions {
   // The rules SelfSubjectRulesReview lists (the access reviews are answered from `authorizer`).
   // Default: none.
   std::shared_ptr<const auth::RuleResolver> rule_resolver;
+  // Where request, storage and process metrics are recorded, served at /metrics (GET, authorized
+  // as the non-resource URL). Default: null, a registry of this server's own.
+  std::shared_ptr<metrics::Registry> metrics;
 };
 
 // Everything a resource handler needs about one request.
@@ -76,6 +81,12 @@ class ApiServer {
  private:
   // Everything after authorization; `request.user` is the effective user.
   HttpResponse Serve(const HttpRequest& request, const RequestInfo& info, const Query& query);
+  // Authentication's user made effective (impersonation) and authorized, then Serve(); sets
+  // `authorized` when the request got past authorization.
+  HttpResponse Authorized(const HttpRequest& request, const RequestInfo& info, const Query& query, bool* authorized);
+  // The `component` kube's instrumented handler for this request passes, or null when kube does
+  // not instrument it (no route; non-resource paths other than health and discovery roots).
+  const char* InstrumentedComponent(const RequestInfo& info) const;
   HttpResponse NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query);
   HttpResponse Health(std::string_view path, const Query& query);
   HttpResponse Resource(const HttpRequest& request, const RequestInfo& info, const Query& query);
@@ -106,6 +117,8 @@ class ApiServer {
   std::atomic<std::shared_ptr<const Discovery>> discovery_;
   OpenApi openapi_;
   EncodedObjects encoded_objects_;
+  std::shared_ptr<metrics::Registry> metrics_;
+  RequestMetrics request_metrics_;
 };
 
 }  // namespace kube::endpoints

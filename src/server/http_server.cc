@@ -18,7 +18,9 @@
 #include <optional>
 #include <vector>
 
+#include "endpoints/instrumentation.h"
 #include "server/connection.h"
+#include "server/httplog.h"
 
 namespace kube::server {
 
@@ -351,6 +353,9 @@ struct HttpServer::Impl {
     }
     res.status = out.status;
     for (const auto& [k, v] : out.headers) res.set_header(k.c_str(), v);
+    const bool http_log = options.verbosity >= kHttpLogVerbosity;
+    std::optional<HttpLogEntry> stream_log;
+    if (http_log && out.stream) stream_log = LogEntry(req, res.status);
     if (out.stream) {
       auto stream = out.stream;
       res.set_chunked_content_provider(
@@ -369,16 +374,55 @@ struct HttpServer::Impl {
             }
             return false;
           },
-          [stream](bool) { stream->Close(); });
+          [this, stream, entry = std::move(stream_log), start](bool) mutable {
+            stream->Close();
+            if (entry) {
+              // A watch is logged when it ends, with its whole duration, as kube's handler returns then.
+              entry->latency = std::chrono::steady_clock::now() - start;
+              WriteLog(FormatHttpLog(*entry, std::chrono::system_clock::now()));
+            }
+          });
     } else {
       res.set_content(std::move(out.body), out.content_type.c_str());
     }
-    if (options.verbosity >= 1) {
+    if (http_log) {
+      if (!out.stream) {
+        HttpLogEntry entry = LogEntry(req, res.status);
+        entry.latency = std::chrono::steady_clock::now() - start;
+        WriteLog(FormatHttpLog(entry, std::chrono::system_clock::now()));
+      }
+    } else if (options.verbosity >= 1) {
       const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
       std::fprintf(stderr, "%s %s %d %lldus%s\n", req.method.c_str(), req.target.c_str(), res.status,
                    static_cast<long long>(us), out.stream ? " (streaming)" : "");
+    }
+  }
+
+  // The fields of kube's request log line known when the answer is ready.
+  static HttpLogEntry LogEntry(const httplib::Request& req, int status) {
+    endpoints::HttpRequest r;
+    r.method = req.method;
+    r.path = req.path;
+    if (auto q = req.target.find('?'); q != std::string::npos) r.raw_query = req.target.substr(q + 1);
+    HttpLogEntry e;
+    e.content_type = req.get_header_value("Content-Type");
+    if (!e.content_type.empty()) r.headers.emplace("Content-Type", e.content_type);
+    e.verb = endpoints::NormalizedVerb(r);
+    e.uri = req.target;
+    e.user_agent = req.get_header_value("User-Agent");
+    const bool v6 = req.remote_addr.find(':') != std::string::npos;
+    e.src_ip = (v6 ? "[" + req.remote_addr + "]" : req.remote_addr) + ":" + std::to_string(req.remote_port);
+    e.status = status;
+    return e;
+  }
+
+  void WriteLog(const std::string& line) const {
+    if (options.log) {
+      options.log(line);
+    } else {
+      std::fwrite(line.data(), 1, line.size(), stderr);
     }
   }
 };

@@ -31,7 +31,11 @@ struct ListenerOptions {
   std::string bind_address = "127.0.0.1";
   int port = 0;  // 0 picks a free one
   size_t max_request_body_bytes = 3 * 1024 * 1024;
+  // -v: 1 logs a short line per request, kHttpLogVerbosity (2) and above kube's httplog line
+  // (httplog.h). Default: 0, no request log.
   int verbosity = 0;
+  // Where request log lines go. Default: null, stderr.
+  std::function<void(const std::string& line)> log;
   // Null: plain HTTP.
   std::shared_ptr<const TlsContext> tls;
   // Null: every request is InsecurePortUser().
