@@ -90,6 +90,14 @@ std::vector<std::string> Strings(const Json* arr);
 std::string LoadBalancerIngress(const Json* status);
 // "<none>" when s is empty.
 std::string OrNone(std::string s);
+// A resource.Quantity as printed (Quantity.String()): what is stored, "0" when absent.
+std::string Quantity(const Json* q);
+// intstr.IntOrString.String(): the integer in decimal or the string.
+std::string IntOrString(const Json* v);
+// metav1.LabelSelector's generated String() ("&LabelSelector{MatchLabels:map[string]string{...},...}").
+std::string LabelSelectorGoString(const Json* selector);
+// A "<unset>"/"<none>" stand-in when `v` is not a string.
+std::string StrOr(const Json* v, std::string_view fallback);
 
 // The Age cell: Since(metadata.creationTimestamp).
 std::string Age(const Json& object, TimePoint now);
@@ -136,6 +144,50 @@ KUBE_PRINTER(Lease);
 KUBE_PRINTER(CustomResourceDefinition);
 // misc.cc: custom resources without printer columns (Name, Age).
 KUBE_PRINTER(Default);
+// misc.cc: apiregistration.k8s.io apiservices (kube-aggregator's table).
+KUBE_PRINTER(APIService);
+// autoscaling.cc
+KUBE_PRINTER(HorizontalPodAutoscaler);
+// workloads_more.cc
+KUBE_PRINTER(PodTemplate);
+KUBE_PRINTER(ReplicationController);
+KUBE_PRINTER(PodDisruptionBudget);
+KUBE_PRINTER(ControllerRevision);
+KUBE_PRINTER(ComponentStatus);
+KUBE_PRINTER(ResourceQuota);
+// networking.cc
+KUBE_PRINTER(IngressClass);
+KUBE_PRINTER(NetworkPolicy);
+KUBE_PRINTER(EndpointSlice);
+KUBE_PRINTER(ServiceCIDR);
+KUBE_PRINTER(IPAddress);
+// admission.cc
+KUBE_PRINTER(WebhookConfiguration);
+KUBE_PRINTER(ValidatingAdmissionPolicy);
+KUBE_PRINTER(MutatingAdmissionPolicy);
+KUBE_PRINTER(AdmissionPolicyBinding);
+// cluster.cc
+KUBE_PRINTER(RoleBinding);
+KUBE_PRINTER(ClusterRoleBinding);
+KUBE_PRINTER(CertificateSigningRequest);
+KUBE_PRINTER(ClusterTrustBundle);
+KUBE_PRINTER(LeaseCandidate);
+KUBE_PRINTER(PriorityClass);
+KUBE_PRINTER(RuntimeClass);
+KUBE_PRINTER(FlowSchema);
+KUBE_PRINTER(PriorityLevelConfiguration);
+KUBE_PRINTER(StorageVersion);
+KUBE_PRINTER(StorageVersionMigration);
+// storage_classes.cc
+KUBE_PRINTER(StorageClass);
+KUBE_PRINTER(VolumeAttributesClass);
+KUBE_PRINTER(VolumeAttachment);
+KUBE_PRINTER(CSINode);
+KUBE_PRINTER(CSIDriver);
+KUBE_PRINTER(CSIStorageCapacity);
+KUBE_PRINTER(NameAge);  // kinds kube prints with Name and Age only (device classes, claim templates)
+KUBE_PRINTER(ResourceClaim);
+KUBE_PRINTER(ResourceSlice);
 
 #undef KUBE_PRINTER
 

@@ -1,5 +1,5 @@
-// Printers for ingresses, leases, customresourcedefinitions, and the default used for every
-// other resource.
+// Printers for ingresses, leases, customresourcedefinitions (and the other kinds with kube's
+// default table convertor), apiservices, and the default used for every other resource.
 
 #include "printers/internal.h"
 
@@ -81,6 +81,34 @@ Cells CustomResourceDefinitionCells(const Json& crd, TimePoint /*now*/) {
   t.sec = -62135596800;
   if (created) t = *created;
   return {Name(crd), FormatRFC3339(t)};
+}
+
+// kube-aggregator's apiservices table: the backing service ("Local" for built-in groups) and the
+// Available condition, with its reason when it is not True.
+const std::vector<Column>& APIServiceColumns() {
+  static const std::vector<Column> kColumns = {
+      NameColumn(),
+      {"Service", "string", "", "The service that serves the API (namespace/name), or Local.", 0},
+      {"Available", "string", "", "Whether the API is available.", 0},
+      AgeColumn(),
+  };
+  return kColumns;
+}
+
+Cells APIServiceCells(const Json& svc, TimePoint now) {
+  std::string service = "Local";
+  if (const Json* s = Path(&svc, {"spec", "service"}); IsObject(s)) {
+    service = Str(Field(s, "namespace")) + "/" + Str(Field(s, "name"));
+  }
+  std::string available = "Unknown";
+  for (const Json& c : Array(Path(&svc, {"status", "conditions"}))) {
+    if (Str(Field(&c, "type")) != "Available") continue;
+    const std::string status = Str(Field(&c, "status"));
+    const std::string reason = Str(Field(&c, "reason"));
+    available = status == "True" || reason.empty() ? status : status + " (" + reason + ")";
+    break;
+  }
+  return {Name(svc), service, available, Age(svc, now)};
 }
 
 // A custom resource without additionalPrinterColumns: apiextensions adds an Age column of type

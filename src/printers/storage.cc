@@ -25,22 +25,6 @@ std::string AccessModes(const Json* modes) {
   return Join(out, ",");
 }
 
-// A resource.Quantity as printed. Stored quantities are already in canonical form when they come
-// from a real apiserver; this prints what is stored and does not re-canonicalise. A missing
-// quantity is the zero Quantity, "0".
-std::string Quantity(const Json* q) {
-  if (q == nullptr) return "0";
-  if (q->is_string()) return q->get_ref<const std::string&>();
-  if (q->is_number_unsigned()) return std::to_string(q->get<uint64_t>());
-  if (q->is_number_integer()) return std::to_string(q->get<int64_t>());
-  if (q->is_number_float()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", q->get<double>());
-    return buf;
-  }
-  return "0";
-}
-
 std::string StorageClassFromAnnotation(const Json& obj, bool* found) {
   const Json* v = Field(Path(&obj, {"metadata", "annotations"}), kBetaStorageClassAnnotation);
   *found = v != nullptr;

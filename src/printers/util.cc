@@ -394,6 +394,50 @@ std::string LoadBalancerIngress(const Json* status) {
   return Join({result.begin(), result.end()}, ",");
 }
 
+// A resource.Quantity as printed. Stored quantities are already in canonical form when they come
+// from a real apiserver; this prints what is stored and does not re-canonicalise. A missing
+// quantity is the zero Quantity, "0".
+std::string Quantity(const Json* q) {
+  if (q == nullptr) return "0";
+  if (q->is_string()) return q->get_ref<const std::string&>();
+  if (q->is_number_unsigned()) return std::to_string(q->get<uint64_t>());
+  if (q->is_number_integer()) return std::to_string(q->get<int64_t>());
+  if (q->is_number_float()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", q->get<double>());
+    return buf;
+  }
+  return "0";
+}
+
+std::string IntOrString(const Json* v) {
+  if (v == nullptr) return "";
+  if (v->is_string()) return v->get_ref<const std::string&>();
+  if (v->is_number()) return std::to_string(Int32(v));
+  return "";
+}
+
+std::string LabelSelectorGoString(const Json* selector) {
+  // The gogo-protobuf String() of metav1.LabelSelector: map keys sorted, each field followed by a
+  // comma, requirement values as fmt's %v of a []string.
+  std::string out = "&LabelSelector{MatchLabels:map[string]string{";
+  if (const Json* labels = Field(selector, "matchLabels"); IsObject(labels)) {
+    std::map<std::string, std::string> sorted;
+    for (auto it = labels->begin(); it != labels->end(); ++it) sorted[it.key()] = Str(&it.value());
+    for (const auto& [k, v] : sorted) out += k + ": " + v + ",";
+  }
+  out += "},MatchExpressions:[]LabelSelectorRequirement{";
+  for (const Json& req : Array(Field(selector, "matchExpressions"))) {
+    out += "LabelSelectorRequirement{Key:" + Str(Field(&req, "key")) + ",Operator:" + Str(Field(&req, "operator")) +
+           ",Values:[" + Join(Strings(Field(&req, "values")), " ") + "],},";
+  }
+  return out + "},}";
+}
+
+std::string StrOr(const Json* v, std::string_view fallback) {
+  return v != nullptr && v->is_string() ? v->get_ref<const std::string&>() : std::string(fallback);
+}
+
 std::string OrNone(std::string s) {
   return s.empty() ? "<none>" : s;
 }
