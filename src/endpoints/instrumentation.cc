@@ -1,6 +1,9 @@
 #include "endpoints/instrumentation.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "metrics/process_collector.h"
@@ -41,13 +44,13 @@ std::string CleanDryRun(const HttpRequest& request, const Query& query) {
 // kube's storage key prefix (--etcd-prefix) as the registry lays keys out.
 constexpr std::string_view kKeyPrefix = "/registry";
 
-// A streamed (watch) response, recorded when it ends.
+// A streamed (watch) response, recorded when it ends: its request series are created then, so a
+// scrape during the watch shows it only as long-running, as kube's does.
 class InstrumentedStream final : public ResponseStream {
  public:
   InstrumentedStream(std::shared_ptr<ResponseStream> inner, metrics::Counter* events, metrics::Gauge* longrunning,
-                     metrics::Counter* request, metrics::Histogram* duration, std::chrono::steady_clock::time_point start)
-      : inner_(std::move(inner)), events_(events), longrunning_(longrunning), request_(request), duration_(duration),
-        start_(start) {
+                     std::function<void()> record)
+      : inner_(std::move(inner)), events_(events), longrunning_(longrunning), record_(std::move(record)) {
     longrunning_->Add(1);
   }
   ~InstrumentedStream() override { Finish(); }
@@ -67,16 +70,13 @@ class InstrumentedStream final : public ResponseStream {
     if (finished_) return;
     finished_ = true;
     longrunning_->Add(-1);
-    request_->Inc();
-    duration_->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+    record_();
   }
 
   std::shared_ptr<ResponseStream> inner_;
   metrics::Counter* events_;
   metrics::Gauge* longrunning_;
-  metrics::Counter* request_;
-  metrics::Histogram* duration_;
-  std::chrono::steady_clock::time_point start_;
+  std::function<void()> record_;
   bool finished_ = false;
 };
 
@@ -181,19 +181,29 @@ void RequestMetrics::Observe(const HttpRequest& request, const RequestInfo& info
                                                                 : std::string_view(info.path);
   char code[8];
   const int code_len = std::snprintf(code, sizeof code, "%d", response->status);
-  metrics::Counter* total = requests_->With({verb, dry_run, info.api_group, info.api_version, info.resource,
-                                             subresource, scope, component, std::string_view(code, code_len)});
-  metrics::Histogram* duration =
-      durations_->With({verb, dry_run, info.api_group, info.api_version, info.resource, subresource, scope, component});
   if (response->stream) {
+    // The strings the series are named by outlive this call: the stream keeps its own copies.
+    auto owned = std::make_shared<RequestInfo>(info);
+    owned->subresource = std::string(subresource);
     response->stream = std::make_shared<InstrumentedStream>(
         std::move(response->stream), watch_events_->With({info.api_group, info.api_version, info.resource}),
         longrunning_->With({verb, info.api_group, info.api_version, info.resource, subresource, scope, component}),
-        total, duration, start);
+        [this, verb, dry_run, scope = std::string(scope), component = std::string(component), start, owned,
+         code = std::string(code, code_len)] {
+          requests_->With({verb, dry_run, owned->api_group, owned->api_version, owned->resource, owned->subresource,
+                           scope, component, code})
+              ->Inc();
+          durations_->With({verb, dry_run, owned->api_group, owned->api_version, owned->resource, owned->subresource,
+                            scope, component})
+              ->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        });
     return;
   }
-  total->Inc();
-  duration->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  requests_->With({verb, dry_run, info.api_group, info.api_version, info.resource, subresource, scope, component,
+                   std::string_view(code, code_len)})
+      ->Inc();
+  durations_->With({verb, dry_run, info.api_group, info.api_version, info.resource, subresource, scope, component})
+      ->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace kube::endpoints

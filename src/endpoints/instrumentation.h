@@ -10,7 +10,8 @@
 // finishes — a watch when its stream ends — and only requests that reached a route are: not
 // those refused by authentication or authorization, nor paths nothing serves.
 //
-// Thread-safety: RequestMetrics is safe for concurrent use; the registries must outlive it.
+// Thread-safety: RequestMetrics is safe for concurrent use; the registries must outlive it, and it
+// must outlive the streams it wraps.
 #pragma once
 
 #include <chrono>
