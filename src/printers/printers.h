@@ -2,10 +2,19 @@
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`, which is what `kubectl get` prints.
 //
 // Column definitions and cell values follow kube-apiserver's built-in printers
-// (k8s.io/kubernetes pkg/printers/internalversion, as of 1.33) for: pods, deployments,
-// replicasets, statefulsets, daemonsets, jobs, cronjobs, services, endpoints, nodes, namespaces,
-// configmaps, secrets, events (core and events.k8s.io), serviceaccounts, ingresses,
-// persistentvolumes, persistentvolumeclaims, leases and customresourcedefinitions. Any other
+// (k8s.io/kubernetes pkg/printers/internalversion) for every kind they cover: pods, podtemplates,
+// replicationcontrollers, services, endpoints, nodes, namespaces, configmaps, secrets,
+// serviceaccounts, events (core and events.k8s.io), persistentvolumes and claims,
+// componentstatuses, resourcequotas; deployments, replicasets, statefulsets, daemonsets,
+// controllerrevisions; jobs, cronjobs; horizontalpodautoscalers; poddisruptionbudgets;
+// ingresses, ingressclasses, networkpolicies, servicecidrs, ipaddresses, endpointslices; webhook
+// configurations, validating and mutating admission policies and bindings; role and cluster role
+// bindings; certificatesigningrequests, clustertrustbundles; leases, leasecandidates;
+// priorityclasses, runtimeclasses; flowschemas, prioritylevelconfigurations; storageversions,
+// storageversionmigrations; storageclasses, volumeattributesclasses, volumeattachments, csinodes,
+// csidrivers, csistoragecapacities; deviceclasses, resourceclaims, resourceclaimtemplates,
+// resourceslices. apiservices print kube-aggregator's table; customresourcedefinitions, roles,
+// clusterroles and limitranges kube's default table convertor (Name, Created At). Any other
 // resource gets the columns of a custom resource without printer columns: Name and Age.
 //
 // The server always prints in "wide" mode, so cells cover every column, including those with
