@@ -102,8 +102,10 @@ HttpResponse Respond(const RequestScope& scope, int code, const json& body) {
 ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
     : registry_(registry),
       options_(std::move(options)),
-      openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
-        return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
+      // options_ is initialised before openapi_ (declaration order), so the filter may use it.
+      openapi_(registry->catalogue(), [registry, this](const catalogue::ResourceInfo& info) {
+        return options_.runtime_config.Enabled(info) &&
+               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info));
       }) {
   CustomResourcesChanged();
   registry_->AddChangeListener([this] { CustomResourcesChanged(); });
