@@ -46,7 +46,8 @@ expect "a beta version is not routed" '^404 ' http GET /apis/coordination.k8s.io
 expect "a group with only off versions is absent" '^404 ' http GET /apis/storagemigration.k8s.io
 expect "autoscaling prefers v2" '"preferredVersion":\{"groupVersion":"autoscaling/v2"' http GET /apis/autoscaling
 
-# HPA through both versions: one stored object, converted each way.
+# HPA through both versions: one stored object, converted each way. (Full resource names: kubectl
+# drops the version of a short name such as hpa.v1.autoscaling.)
 cat >"$work/hpa-v1.yaml" <<'YAML'
 apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler
@@ -59,17 +60,17 @@ spec:
 YAML
 expect "create an HPA through autoscaling/v1" 'created' k create -f "$work/hpa-v1.yaml"
 equal "v2 shows the cpu target as a Utilization metric" 'Resource cpu Utilization 50' \
-  k get hpa.v2.autoscaling web -o jsonpath='{.spec.metrics[0].type} {.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.type} {.spec.metrics[0].resource.target.averageUtilization}'
+  k get horizontalpodautoscalers.v2.autoscaling web -o jsonpath='{.spec.metrics[0].type} {.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.type} {.spec.metrics[0].resource.target.averageUtilization}'
 equal "v1 reads it back without annotations" '50 ' \
-  k get hpa.v1.autoscaling web -o jsonpath='{.spec.targetCPUUtilizationPercentage} {.metadata.annotations}'
-expect "v2 add a pods metric (merge patch in v2)" 'patched' k patch hpa.v2.autoscaling web --type=merge \
+  k get horizontalpodautoscalers.v1.autoscaling web -o jsonpath='{.spec.targetCPUUtilizationPercentage} {.metadata.annotations}'
+expect "v2 add a pods metric (merge patch in v2)" 'patched' k patch horizontalpodautoscalers.v2.autoscaling web --type=merge \
   -p '{"spec":{"metrics":[{"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}},{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}}'
 expect "v1 carries the pods metric in kube's annotation" 'autoscaling.alpha.kubernetes.io/metrics: .*"metricName":"qps"' \
-  k get hpa.v1.autoscaling web -o yaml
+  k get horizontalpodautoscalers.v1.autoscaling web -o yaml
 expect "a v1 merge patch applies in v1 and keeps what only v2 holds" 'patched' \
-  k patch hpa.v1.autoscaling web --type=merge -p '{"spec":{"targetCPUUtilizationPercentage":65}}'
+  k patch horizontalpodautoscalers.v1.autoscaling web --type=merge -p '{"spec":{"targetCPUUtilizationPercentage":65}}'
 equal "v2 after the v1 patch" 'Pods qps 10|Resource cpu 65|' bash -c \
-  "$kubectl --cache-dir $KUBECACHEDIR get hpa.v2.autoscaling web -o jsonpath='{range .spec.metrics[*]}{.type} {.pods.metric.name}{.resource.name} {.pods.target.averageValue}{.resource.target.averageUtilization}|{end}'"
+  "$kubectl --cache-dir $KUBECACHEDIR get horizontalpodautoscalers.v2.autoscaling web -o jsonpath='{range .spec.metrics[*]}{.type} {.pods.metric.name}{.resource.name} {.pods.target.averageValue}{.resource.target.averageUtilization}|{end}'"
 expect "v1 JSON read over REST" '"targetCPUUtilizationPercentage":65' http GET /apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web
 expect "v1 list converts items" '"apiVersion":"autoscaling/v1".*"targetCPUUtilizationPercentage":65' \
   http GET /apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers
@@ -84,7 +85,7 @@ expect "v2 protobuf carries v2 metrics" 'autoscaling/v2.*qps' bash -c \
 expect "server-side apply through v1" 'serverside-applied' bash -c \
   "sed 's/targetCPUUtilizationPercentage: 50/targetCPUUtilizationPercentage: 70/; s/name: web, /name: web2, /' $work/hpa-v1.yaml | $kubectl --cache-dir $KUBECACHEDIR apply --server-side -f -"
 equal "the applied v1 object in v2" 'cpu 70' \
-  k get hpa.v2.autoscaling web2 -o jsonpath='{.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.averageUtilization}'
+  k get horizontalpodautoscalers.v2.autoscaling web2 -o jsonpath='{.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.averageUtilization}'
 expect "a malformed metrics annotation written through v1 is 400" '^400 ' \
   http POST /apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers -H 'Content-Type: application/json' \
   --data '{"metadata":{"name":"bad","annotations":{"autoscaling.alpha.kubernetes.io/metrics":"{x"}},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d"},"maxReplicas":2}}'
@@ -109,10 +110,11 @@ expect "events.k8s.io/v1 has regarding" 'regarding:' printf '%s\n' "$out"
 expect "events.k8s.io/v1 has the note" 'note: Started container app' printf '%s\n' "$out"
 expect "events.k8s.io/v1 has deprecatedSource" 'component: kubelet' printf '%s\n' "$out"
 expect "events.k8s.io/v1 has no core field names" '^absent$' bash -c "grep -Eq '^(involvedObject|message):' <<<'$out' && echo present || echo absent"
-expect "kubectl events shows OBJECT and MESSAGE" 'pod/mypod +Started container app' k events -n default
+expect "kubectl events shows OBJECT and MESSAGE" 'Pod/mypod +Started container app' k events -n default
 expect "an events.k8s.io Event reads back through core v1" '"message":"hello".*"reportingComponent":"ctrl"|"reportingComponent":"ctrl".*"message":"hello"' bash -c \
   "curl -s -XPOST -H 'Content-Type: application/json' $url/apis/events.k8s.io/v1/namespaces/default/events --data '{\"metadata\":{\"name\":\"ev2\"},\"eventTime\":\"2026-01-01T00:00:00.000000Z\",\"regarding\":{\"kind\":\"Pod\",\"name\":\"p\",\"namespace\":\"default\"},\"note\":\"hello\",\"reason\":\"R\",\"type\":\"Normal\",\"action\":\"A\",\"reportingController\":\"ctrl\",\"reportingInstance\":\"i\"}' >/dev/null;
    curl -s $url/api/v1/namespaces/default/events/ev2"
+expect "kubectl events shows an events.k8s.io Event's object and note" 'Pod/p +hello' k events -n default
 stop_server
 
 # --runtime-config turns versions and single resources on (and GA ones off).
