@@ -248,7 +248,8 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   };
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
-    if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {
+    if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty() &&
+        options_.runtime_config.Enabled(*review)) {
       if (info.verb != "create") {
         return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
@@ -257,7 +258,8 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     return early_error(ResourceNotFound());
   }
   const auto& ri = store->info();
-  if (!options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
+  // --runtime-config is about built-in group versions: a CRD's versions are served as it says.
+  if (!store->rules().custom_resource && !options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
   if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
