@@ -102,8 +102,10 @@ HttpResponse Respond(const RequestScope& scope, int code, const json& body) {
 ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
     : registry_(registry),
       options_(std::move(options)),
-      openapi_(registry->catalogue(), [registry](const catalogue::ResourceInfo& info) {
-        return registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info);
+      // options_ is initialised before openapi_ (declaration order), so the filter may use it.
+      openapi_(registry->catalogue(), [registry, this](const catalogue::ResourceInfo& info) {
+        return options_.runtime_config.Enabled(info) &&
+               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info));
       }),
       metrics_(options_.metrics ? options_.metrics : std::make_shared<metrics::Registry>()),
       request_metrics_(metrics_.get(), registry) {
@@ -288,7 +290,8 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   };
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
-    if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty()) {
+    if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty() &&
+        options_.runtime_config.Enabled(*review)) {
       if (info.verb != "create") {
         return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
@@ -297,7 +300,8 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     return early_error(ResourceNotFound());
   }
   const auto& ri = store->info();
-  if (!options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
+  // --runtime-config is about built-in group versions: a CRD's versions are served as it says.
+  if (!store->rules().custom_resource && !options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
   if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());

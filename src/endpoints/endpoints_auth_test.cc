@@ -5,6 +5,8 @@
 // switches group versions off.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "auth/authorization_modes.h"
@@ -209,6 +211,98 @@ TEST_CASE("runtime-config: a group version switched off is not served, nor liste
   CHECK_FALSE(all_off->Enabled(*jobs));
   CHECK(RuntimeConfig::Parse({{"nope.example.com/v1", "true"}}, catalogue::Catalogue::BuiltIn()).status().message() ==
         "runtime-config invalid key nope.example.com/v1");
+}
+
+TEST_CASE("runtime-config: by default exactly kube 1.36's default group versions are served") {
+  // kube-apiserver 1.36's DefaultAPIResourceConfigSource (pkg/controlplane/instance.go): the GA
+  // versions on, every beta and alpha one off, no per-resource beta exception.
+  const std::set<std::string> kube_default = {
+      "admissionregistration.k8s.io/v1", "apiextensions.k8s.io/v1", "apiregistration.k8s.io/v1", "apps/v1",
+      "authentication.k8s.io/v1", "authorization.k8s.io/v1", "autoscaling/v1", "autoscaling/v2", "batch/v1",
+      "certificates.k8s.io/v1", "coordination.k8s.io/v1", "discovery.k8s.io/v1", "events.k8s.io/v1",
+      "flowcontrol.apiserver.k8s.io/v1", "networking.k8s.io/v1", "node.k8s.io/v1", "policy/v1",
+      "rbac.authorization.k8s.io/v1", "resource.k8s.io/v1", "scheduling.k8s.io/v1", "storage.k8s.io/v1", "v1"};
+  const RuntimeConfig none;
+  std::set<std::string> served;
+  for (const auto& r : catalogue::Catalogue::BuiltIn().Resources()) {
+    const std::string gv = r.group.empty() ? r.version : r.group + "/" + r.version;
+    CAPTURE(gv);
+    CAPTURE(r.resource);
+    // Whole versions: every resource of a default version is on, none of another.
+    CHECK(none.Enabled(r) == kube_default.contains(gv));
+    if (none.Enabled(r)) served.insert(gv);
+  }
+  CHECK(served == kube_default);
+
+  // Served through discovery the same way.
+  Server s{ApiServerOptions{}};
+  const auth::UserInfo nobody;
+  CHECK(s.Call(nobody, "GET", "/apis/coordination.k8s.io/v1beta1").status == 404);
+  CHECK(s.Call(nobody, "GET", "/apis/resource.k8s.io/v1beta2/resourceclaims").status == 404);
+  CHECK(s.Call(nobody, "GET", "/apis/resource.k8s.io/v1/resourceclaims").status == 200);
+  HttpResponse groups = s.Call(nobody, "GET", "/apis");
+  CHECK(groups.body.find("coordination.k8s.io/v1beta1") == std::string::npos);
+  CHECK(groups.body.find("storagemigration.k8s.io") == std::string::npos);
+  CHECK(groups.body.find("\"autoscaling/v1\"") != std::string::npos);
+}
+
+TEST_CASE("runtime-config: stability levels, versions and single resources, as kube merges them") {
+  const auto& catalogue = catalogue::Catalogue::BuiltIn();
+  const auto* lease_candidates = catalogue.Find("coordination.k8s.io", "v1beta1", "leasecandidates");
+  const auto* claims_beta = catalogue.Find("resource.k8s.io", "v1beta1", "resourceclaims");
+  const auto* slices_beta = catalogue.Find("resource.k8s.io", "v1beta1", "resourceslices");
+  const auto* workloads = catalogue.Find("scheduling.k8s.io", "v1alpha2", "workloads");
+  const auto* hpa_v1 = catalogue.Find("autoscaling", "v1", "horizontalpodautoscalers");
+  REQUIRE((lease_candidates && claims_beta && slices_beta && workloads && hpa_v1));
+
+  auto beta = RuntimeConfig::Parse({{"api/beta", "true"}}, catalogue);
+  REQUIRE(beta.ok());
+  CHECK(beta->Enabled(*lease_candidates));
+  CHECK(beta->Enabled(*slices_beta));
+  CHECK_FALSE(beta->Enabled(*workloads));
+
+  auto one = RuntimeConfig::Parse({{"resource.k8s.io/v1beta1/resourceclaims", "true"}}, catalogue);
+  REQUIRE(one.ok());
+  CHECK(one->Enabled(*claims_beta));
+  CHECK_FALSE(one->Enabled(*slices_beta));
+
+  // A resource preference wins over its version's, whatever the order on the command line.
+  auto mixed = RuntimeConfig::Parse({{"resource.k8s.io/v1beta1/resourceslices", "false"},
+                                     {"resource.k8s.io/v1beta1", "true"},
+                                     {"api/alpha", "true"},
+                                     {"autoscaling/v1", "false"}},
+                                    catalogue);
+  REQUIRE(mixed.ok());
+  CHECK(mixed->Enabled(*claims_beta));
+  CHECK_FALSE(mixed->Enabled(*slices_beta));
+  CHECK(mixed->Enabled(*workloads));
+  CHECK_FALSE(mixed->Enabled(*hpa_v1));
+  CHECK_FALSE(mixed->Enabled(*lease_candidates));
+}
+
+TEST_CASE("conversion: an HPA written through autoscaling/v1 is stored and served as v2, and back") {
+  Server s{ApiServerOptions{}};
+  const auth::UserInfo nobody;
+  HttpResponse created = s.Call(nobody, "POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers",
+                                R"({"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d"},)"
+                                R"("maxReplicas":4,"targetCPUUtilizationPercentage":40}})");
+  REQUIRE(created.status == 201);
+  auto v1 = nlohmann::json::parse(created.body);
+  CHECK(v1["apiVersion"] == "autoscaling/v1");
+  CHECK(v1["spec"]["targetCPUUtilizationPercentage"] == 40);
+  HttpResponse got = s.Call(nobody, "GET", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/h");
+  REQUIRE(got.status == 200);
+  auto v2 = nlohmann::json::parse(got.body);
+  CHECK(v2["apiVersion"] == "autoscaling/v2");
+  CHECK(v2["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"] == 40);
+  CHECK(!v2["spec"].contains("targetCPUUtilizationPercentage"));
+  // An update through v1 is measured against the v1 view and stored as v2.
+  v1["spec"]["targetCPUUtilizationPercentage"] = 60;
+  HttpResponse put = s.Call(nobody, "PUT", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/h", v1.dump());
+  REQUIRE(put.status == 200);
+  CHECK(nlohmann::json::parse(put.body)["spec"]["targetCPUUtilizationPercentage"] == 60);
+  got = s.Call(nobody, "GET", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/h");
+  CHECK(nlohmann::json::parse(got.body)["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"] == 60);
 }
 
 }  // namespace kube::endpoints

@@ -168,6 +168,31 @@ const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
   return &docs_.emplace(key, std::move(d)).first->second;
 }
 
+json OpenApi::ServedDefinitionsLocked() const {
+  // A definition belongs to the package of its name ("io.k8s.api.resource.v1beta1" of
+  // "io.k8s.api.resource.v1beta1.DeviceRequest"). Packages that hold kinds of the catalogue are
+  // published only when one of their resources is served; the rest (meta, runtime, ...) always.
+  auto package_of = [](const std::string& name) { return name.substr(0, name.rfind('.')); };
+  std::set<std::string> resource_packages, served_packages;
+  const json& defs = catalogue_.RawDefinitions();
+  for (const auto& [name, def] : defs.items()) {
+    if (!def.contains("x-kubernetes-group-version-kind")) continue;
+    for (const auto& g : def["x-kubernetes-group-version-kind"]) {
+      const auto* r = catalogue_.FindByKind(g.value("group", ""), g.value("version", ""), g.value("kind", ""));
+      if (r == nullptr) continue;
+      resource_packages.insert(package_of(name));
+      if (served_(*r)) served_packages.insert(package_of(name));
+    }
+  }
+  json out = json::object();
+  for (const auto& [name, def] : defs.items()) {
+    const std::string package = package_of(name);
+    if (resource_packages.contains(package) && !served_packages.contains(package)) continue;
+    out[name] = def;
+  }
+  return out;
+}
+
 std::string OpenApi::IndexLocked() {
   json paths = json::object();
   std::set<std::string> keys;
@@ -214,7 +239,7 @@ HttpResponse OpenApi::Serve(std::string_view path, std::string_view hash_param, 
                          accept.find("*/*") != std::string_view::npos;
     if (!json_ok) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
     if (v2_.empty()) {
-      json definitions = catalogue_.RawDefinitions();
+      json definitions = ServedDefinitionsLocked();
       for (const auto& kind : custom_) {
         auto [name, schema] = CustomSchemaLocked(kind);
         definitions[name] = std::move(schema);

@@ -47,6 +47,8 @@ class OpenApi {
   };
   const Document* GroupVersionLocked(const std::string& key);
   std::string IndexLocked();
+  // The catalogue's definitions without those of group versions that are not served.
+  nlohmann::json ServedDefinitionsLocked() const;
 
   // The schema name of a custom kind and its published schema ("com.example.v1.Widget").
   std::pair<std::string, nlohmann::json> CustomSchemaLocked(const CustomKind& kind) const;

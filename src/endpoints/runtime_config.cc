@@ -4,7 +4,7 @@ namespace kube::endpoints {
 
 namespace {
 
-// "v1", "v1beta2", "v2alpha1": ga, beta or alpha.
+// "v1", "v1beta2", "v2alpha1": ga, beta or alpha (kube's v\d+, v\d+beta\d+, v\d+alpha\d+).
 std::string Stability(const std::string& version) {
   if (version.find("alpha") != std::string::npos) return "alpha";
   if (version.find("beta") != std::string::npos) return "beta";
@@ -63,10 +63,10 @@ Result<RuntimeConfig> RuntimeConfig::Parse(const std::vector<std::pair<std::stri
 
 bool RuntimeConfig::Enabled(const catalogue::ResourceInfo& info) const {
   static const std::string kAll = "all";
-  bool enabled = true;
   const std::string gv = info.group + "/" + info.version;
   const std::string gvr = gv + "/" + info.resource;
   const std::string stability = Stability(info.version);
+  bool enabled = EnabledByDefault(info);
   // As kube merges them: api/all first, then stability levels, then group versions, then
   // resources, whatever their order on the command line.
   for (const std::string* key : {&kAll, &stability, &gv, &gvr}) {
@@ -75,6 +75,13 @@ bool RuntimeConfig::Enabled(const catalogue::ResourceInfo& info) const {
     }
   }
   return enabled;
+}
+
+bool RuntimeConfig::EnabledByDefault(const catalogue::ResourceInfo& info) {
+  // kube 1.36's DefaultAPIResourceConfigSource: every GA group version on; every beta one in
+  // betaAPIGroupVersionsDisabledByDefault and every alpha one off; no legacy beta resource is
+  // left on (legacyBetaEnabledByDefaultResources is empty since flowcontrol v1beta3 went in 1.32).
+  return Stability(info.version) == "ga";
 }
 
 }  // namespace kube::endpoints

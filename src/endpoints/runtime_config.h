@@ -3,7 +3,8 @@
 //   api/all, api/ga, api/beta, api/alpha    every version, or those of one stability level
 //   <group>/<version> (v1 or api/v1 for the core group)
 //   <group>/<version>/<resource>
-// Values are booleans. Everything in the catalogue is served by default.
+// Values are booleans. By default, as kube-apiserver 1.36: the GA versions (v1, v2) of every group
+// are served, beta and alpha versions are not (EnabledByDefault).
 //
 // Thread-safety: immutable after Parse.
 #pragma once
@@ -24,6 +25,8 @@ class RuntimeConfig {
                                      const catalogue::Catalogue& catalogue);
 
   bool Enabled(const catalogue::ResourceInfo& info) const;
+  // Whether kube-apiserver 1.36 serves the resource without any --runtime-config.
+  static bool EnabledByDefault(const catalogue::ResourceInfo& info);
   bool empty() const { return rules_.empty(); }
 
  private:

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "conversion/conversion.h"
+
 namespace kube::registry {
 
 namespace {
@@ -34,7 +36,8 @@ Result<std::unique_ptr<ApiRegistry>> ApiRegistry::Open(const RegistryOptions& op
   r->kv_ = std::move(*kv);
 
   // One storage and cache per storage prefix, configured from the group's preferred version
-  // (bookmark objects carry that version's kind).
+  // (bookmark objects carry that version's kind). Every Store of a prefix writes its storage
+  // version (conversion.h) there.
   std::map<std::string, storage::Interface*, std::less<>> by_prefix;
   for (const auto& info : catalogue.Resources()) {
     if (info.storage_prefix.empty()) continue;
@@ -62,7 +65,8 @@ Result<std::unique_ptr<ApiRegistry>> ApiRegistry::Open(const RegistryOptions& op
   }
   for (const auto& info : catalogue.Resources()) {
     if (info.storage_prefix.empty()) continue;
-    StoreConfig config{.schema = catalogue.KindSchema(info.group, info.version, info.kind)};
+    StoreConfig config{.schema = catalogue.KindSchema(info.group, info.version, info.kind),
+                       .storage_api_version = conversion::StorageApiVersion(catalogue, info.group, info.resource)};
     if (auto it = options.strategies.find(info.group + "/" + info.resource); it != options.strategies.end()) {
       config.strategy = it->second;
     }

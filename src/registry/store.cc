@@ -7,6 +7,7 @@
 #include <ctime>
 #include <random>
 
+#include "conversion/conversion.h"
 #include "registry/defaults.h"
 #include "registry/errors.h"
 #include "registry/namespace_lifecycle.h"
@@ -85,8 +86,16 @@ Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
       namespaces_(namespaces),
       strategy_(std::move(config.strategy)),
       schema_(config.schema),
-      owner_(std::move(config.owner)) {
-  if (!rules_.custom_resource) kind_validator_ = validation::FindKindValidator(info_.group, info_.resource);
+      owner_(std::move(config.owner)),
+      storage_api_version_(config.storage_api_version.empty() || rules_.custom_resource ? ApiVersion()
+                                                                                          : config.storage_api_version) {
+  if (!rules_.custom_resource) {
+    // The kind's validation runs on the storage version: its group's validator (core Events
+    // for events.k8s.io ones).
+    const size_t slash = storage_api_version_.find('/');
+    const std::string storage_group = slash == std::string::npos ? "" : storage_api_version_.substr(0, slash);
+    kind_validator_ = validation::FindKindValidator(storage_group, info_.resource);
+  }
   if (schema_ == nullptr) return;
   // What each write path resets, as this Store's update rules do: the main resource keeps the
   // current status when there is a status subresource, /status writes only status, /finalize
@@ -153,12 +162,30 @@ ObjectPtr Store::AsServed(ObjectPtr obj) const {
   const std::string want = ApiVersion();
   auto it = obj->find("apiVersion");
   if (it == obj->end() || !it->is_string() || it->get_ref<const std::string&>() != want) {
+    if (!rules_.custom_resource) {
+      // Stored objects that cannot be converted (a round-trip annotation that is not kube's
+      // JSON) are relabelled rather than hidden.
+      if (auto converted = conversion::Convert(*obj, want); converted.ok()) {
+        (*converted)["kind"] = info_.kind;
+        return std::make_shared<Object>(std::move(*converted));
+      }
+    }
     auto copy = std::make_shared<Object>(*obj);
     (*copy)["apiVersion"] = want;
     (*copy)["kind"] = info_.kind;
     obj = std::move(copy);
   }
   return strategy_ ? strategy_->Decorate(std::move(obj)) : obj;
+}
+
+Result<Object> Store::ToStorage(Object obj) const {
+  if (!Converts()) return obj;
+  return conversion::Convert(obj, storage_api_version_);
+}
+
+ObjectPtr Store::WriteResult(ObjectPtr obj) const {
+  // Custom resources answer writes with what was stored, undecorated, as before conversion.
+  return Converts() ? AsServed(std::move(obj)) : obj;
 }
 
 Result<ObjectPtr> Store::Get(std::string_view ns, std::string_view name,
@@ -274,6 +301,10 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj, const WriteOpti
   ApplyDefaults(info_.group, info_.version, info_.kind, obj);
   // The creator owns what it sent and the defaults; not what the server fills in below.
   if (options.field_manager && main_fields_) main_fields_->Update(Object::object(), obj, *options.field_manager);
+  // Everything below (and the validation in Create) sees the storage version.
+  auto stored = ToStorage(std::move(*obj));
+  if (!stored.ok()) return stored.status();
+  *obj = std::move(*stored);
   if (info_.group.empty() && info_.resource == "pods") {
     (*obj)["status"] = Object{{"phase", "Pending"}, {"qosClass", PodQosClass(*obj)}};
   }
@@ -311,10 +342,10 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
       // Nothing is stored: the answer has uid and creationTimestamp but no resourceVersion.
       auto existing = storage_->Get(Key(ns, name), storage::GetOptions{.ignore_not_found = true});
       if (existing.ok() && *existing) return AlreadyExistsError(info_.group, info_.resource, name);
-      return ObjectPtr(std::make_shared<Object>(std::move(obj)));
+      return WriteResult(std::make_shared<Object>(std::move(obj)));
     }
     auto created = storage_->Create(Key(ns, name), obj, 0);
-    if (created.ok()) return *created;
+    if (created.ok()) return WriteResult(*created);
     if (!created.status().IsAlreadyExists()) return FromStorage(created.status(), info_.group, info_.resource, name);
     if (!generated) return AlreadyExistsError(info_.group, info_.resource, name);
     if (attempt + 1 >= kGenerateNameAttempts) {

@@ -68,6 +68,12 @@ struct StoreConfig {
   // resources' storage goes away with their CRD while requests may still hold the Store.
   // Default: none (the caller keeps the storage alive).
   std::shared_ptr<const void> owner;
+  // The apiVersion a built-in kind is stored at when it is served at several versions
+  // (conversion::StorageApiVersion: "autoscaling/v2" for autoscaling/v1 HPAs, "v1" for
+  // events.k8s.io Events). Writes are converted to it after the request version's defaults and
+  // field tracking, so the kind's preparation and validation see the storage version; everything
+  // served is converted back. Default: empty — stored at the Store's own version.
+  std::string storage_api_version;
 };
 
 class Store {
@@ -131,17 +137,31 @@ class Store {
                                                            storage::ListOptions list_options,
                                                            const DeleteOptions& options);
 
-  // The object as served at this resource's version (objects written through another version
-  // of the same resource carry that version's apiVersion in storage).
+  // The object as served at this resource's version: a built-in kind converted from its
+  // storage version (conversion.h), a custom resource relabelled and decorated by its strategy.
   storage::ObjectPtr AsServed(storage::ObjectPtr obj) const;
+  // The apiVersion objects of this resource are stored at.
+  const std::string& StorageApiVersion() const { return storage_api_version_; }
 
  private:
   friend class NamespaceLifecycle;
   Status CheckBodyType(storage::Object* obj) const;
   Status CheckCustomResourceTypeMeta(const storage::Object& obj) const;
   Status PrepareForCreate(std::string_view ns, storage::Object* obj, const WriteOptions& options) const;
-  Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current,
-                                           storage::Object next, const WriteOptions& options) const;
+  // `current_served` is the current object at this Store's version (what the client's change is
+  // measured against), `current_stored` the same at the storage version.
+  Result<storage::Object> PrepareForUpdate(std::string_view subresource, const storage::Object& current_served,
+                                           const storage::Object& current_stored, storage::Object next,
+                                           const WriteOptions& options) const;
+  // The part of an update that works on the storage version: `served_next` (the request's
+  // object, checked and tracked) is converted and prepared against `current` (stored form).
+  Result<storage::Object> PrepareStoredUpdate(std::string_view subresource, const storage::Object& current,
+                                              storage::Object served_next) const;
+  // `obj` at the storage version (unchanged when this Store's version is the storage version).
+  Result<storage::Object> ToStorage(storage::Object obj) const;
+  // A write's result (at the storage version) as this Store serves it.
+  storage::ObjectPtr WriteResult(storage::ObjectPtr obj) const;
+  bool Converts() const { return storage_api_version_ != ApiVersion(); }
   // An apply's merged object, checked and completed as a decoded body would be (the name and
   // namespace against the request's, custom resource defaults).
   Result<storage::Object> PrepareApplied(std::string_view ns, std::string_view name, storage::Object merged,
@@ -161,6 +181,7 @@ class Store {
   const validation::KindValidator* kind_validator_ = nullptr;
   const catalogue::Schema* schema_;
   std::shared_ptr<const void> owner_;
+  std::string storage_api_version_;
   // Field managers of the main resource, the status and the finalize subresource; null without
   // a schema (or without that subresource).
   std::unique_ptr<FieldManager> main_fields_, status_fields_, finalize_fields_;

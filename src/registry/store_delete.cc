@@ -116,7 +116,7 @@ Result<Store::DeleteResult> Store::Delete(std::string_view ns, std::string_view 
     if (options.dry_run) {
       auto next = mark(cur);
       if (!next.ok()) return next.status();
-      return DeleteResult{std::make_shared<Object>(std::move(*next)), false};
+      return DeleteResult{AsServed(std::make_shared<Object>(std::move(*next))), false};
     }
     auto marked = storage_->GuaranteedUpdate(
         key, false, &options.preconditions,

@@ -32,8 +32,9 @@ const Object& Member(const Object& obj, const char* key) {
 
 }  // namespace
 
-Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current, Object next,
-                                       const WriteOptions& options) const {
+Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Object& current_served,
+                                       const Object& current_stored, Object next, const WriteOptions& options) const {
+  const Object& current = current_served;
   KUBE_RETURN_IF_ERROR(CheckBodyType(&next));
   // Before comparing specs: an apply of an undefaulted body must not look like a spec change.
   ApplyDefaults(info_.group, info_.version, info_.kind, &next);
@@ -76,6 +77,18 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   if (options.field_manager) {
     if (const FieldManager* fields = field_manager(subresource)) fields->Update(current, &next, *options.field_manager);
   }
+  return PrepareStoredUpdate(subresource, current_stored, std::move(next));
+}
+
+Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Object& current, Object served_next) const {
+  // From here on both objects are at the storage version: the kind's rules and validation
+  // see one form whatever version the client wrote.
+  auto converted = ToStorage(std::move(served_next));
+  if (!converted.ok()) return converted.status();
+  Object next = std::move(*converted);
+  const Object& cur_meta = current["metadata"];
+  Object& meta = next["metadata"];
+  const std::string name = cur_meta.value("name", "");
 
   if (subresource == "status" || subresource == "finalize") {
     Object updated = current;
@@ -179,13 +192,17 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
     // The object as this version serves it (a custom resource defaulted by its current schema):
     // what the client changed is measured against that, not against the stored bytes.
     const ObjectPtr served = AsServed(std::make_shared<Object>(current));
+    // Objects kept from before their resource had a storage version may carry another one.
+    auto stored = ToStorage(current);
+    if (!stored.ok()) return stored.status();
+    const Object& current_stored = Converts() ? *stored : *served;
     auto next = transform(*served);
     if (!next.ok()) return next.status();
     if (strategy_ && options.user && subresource.empty()) {
       KUBE_RETURN_IF_ERROR(strategy_->AdmitWrite(ns, *next, served.get(), *options.user));
     }
-    auto prepared = PrepareForUpdate(subresource, *served, std::move(*next), options);
-    if (prepared.ok()) KeepTimesOfUnchangedObject(*served, &*prepared);
+    auto prepared = PrepareForUpdate(subresource, *served, current_stored, std::move(*next), options);
+    if (prepared.ok()) KeepTimesOfUnchangedObject(current_stored, &*prepared);
     return prepared;
   };
   if (options.dry_run) {
@@ -195,7 +212,7 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
     if (!next.ok()) return next.status();
     // A dry run answers with the unchanged resourceVersion.
     storage::SetResourceVersion(&*next, std::stoll(storage::ObjectResourceVersion(**current)));
-    return ObjectPtr(std::make_shared<Object>(std::move(*next)));
+    return WriteResult(std::make_shared<Object>(std::move(*next)));
   }
   auto updated = storage_->GuaranteedUpdate(
       key, /*ignore_not_found=*/false, nullptr,
@@ -204,7 +221,9 @@ Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std:
       },
       nullptr);
   if (!updated.ok()) return FromStorage(updated.status(), info_.group, info_.resource, name);
-  return RemoveIfFinalized(key, *updated);
+  auto result = RemoveIfFinalized(key, *updated);
+  if (!result.ok()) return result;
+  return WriteResult(*result);
 }
 
 Result<ObjectPtr> Store::RemoveIfFinalized(const std::string& key, ObjectPtr obj) {
