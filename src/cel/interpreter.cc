@@ -145,20 +145,24 @@ Value Interpreter::Conditional(const Expr& e) {
 }
 
 Value Interpreter::Call(const Expr& e) {
-  const std::string& fn = e.name;
-  if (!e.target && e.args.size() == 2 && (fn == "_&&_" || fn == "_||_")) return Logical(e, fn == "_&&_");
-  if (!e.target && e.args.size() == 3 && fn == "_?_:_") return Conditional(e);
-  if (!e.target && e.args.size() == 1 && fn == "@not_strictly_false") {
-    Value v = Eval(*e.args[0]);
-    return Value::Bool(v.kind() != Kind::kBool || v.AsBool());
-  }
-  if (!e.target && e.args.size() == 2 && (fn == "_[_]" || fn == "_[?_]")) {
-    Value operand = Eval(*e.args[0]);
-    return Index(operand, Eval(*e.args[1]), fn == "_[?_]");
-  }
-  if (!e.target && e.args.size() == 2 && fn == "_?._") {
-    Value operand = Eval(*e.args[0]);
-    return OptionalSelect(operand, e.args[1]->constant);
+  switch (e.form) {
+    case CallForm::kFunction: break;
+    case CallForm::kAnd: return Logical(e, /*is_and=*/true);
+    case CallForm::kOr: return Logical(e, /*is_and=*/false);
+    case CallForm::kConditional: return Conditional(e);
+    case CallForm::kNotStrictlyFalse: {
+      Value v = Eval(*e.args[0]);
+      return Value::Bool(v.kind() != Kind::kBool || v.AsBool());
+    }
+    case CallForm::kIndex:
+    case CallForm::kOptionalIndex: {
+      Value operand = Eval(*e.args[0]);
+      return Index(operand, Eval(*e.args[1]), e.form == CallForm::kOptionalIndex);
+    }
+    case CallForm::kOptionalSelect: {
+      Value operand = Eval(*e.args[0]);
+      return OptionalSelect(operand, e.args[1]->constant);
+    }
   }
 
   // Strict functions: arguments first, the first error is the result.
@@ -176,7 +180,7 @@ Value Interpreter::Call(const Expr& e) {
   for (size_t k = 0; k < n; ++k) {
     if (args[k].IsError()) return args[k];
   }
-  if (e.function < 0) return NoSuchOverload(fn);
+  if (e.function < 0) return NoSuchOverload(e.name);
   Value result = functions_.Call(e.function, e.target != nullptr, args, n, ctx_);
   if (ctx_.cost() > options_.cost_limit) cancelled_ = true;
   return result;

@@ -9,6 +9,10 @@
 namespace kube::cel {
 
 Value Value::String(std::string s) { return Value(StringPayload{std::make_shared<const std::string>(std::move(s))}); }
+Value Value::BorrowedString(const std::string& s) {
+  // The aliasing constructor over an empty owner: a pointer without a control block.
+  return Value(StringPayload{std::shared_ptr<const std::string>(std::shared_ptr<const void>(), &s)});
+}
 Value Value::Bytes(std::string b) { return Value(BytesPayload{std::make_shared<const std::string>(std::move(b))}); }
 Value Value::List(ValueList items) { return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items)})); }
 Value Value::SetList(ValueList items) {
@@ -102,6 +106,11 @@ Value ConcatLists(const Value& a, const Value& b) {
 }
 
 Value Value::Map(MapEntries entries) {
+  // Entries already in strictly increasing key order (a JSON object's, in the common case) are
+  // the sorted, duplicate-free form as they are.
+  bool sorted = true;
+  for (size_t i = 1; i < entries.size() && sorted; ++i) sorted = KeyLess(entries[i - 1].first, entries[i].first);
+  if (sorted) return Value(std::make_shared<const MapEntries>(std::move(entries)));
   // Stable, so that of equal keys the last one written ends last and wins below.
   std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return KeyLess(a.first, b.first); });
   MapEntries unique;
