@@ -132,6 +132,8 @@ constexpr std::string_view kReserved[] = {"true",   "false", "null",     "in",  
                                           "var",    "void",  "while"};
 
 bool IsReservedCelName(std::string_view name) {
+  // Runs on every property name a rule sees: most are longer than any reserved word.
+  if (name.size() < 2 || name.size() > 9) return false;
   for (std::string_view r : kReserved) {
     if (name == r) return true;
   }

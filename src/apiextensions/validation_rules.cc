@@ -297,7 +297,9 @@ class RuleWalker {
         const Schema* child = map ? s->Items() : s->Field(it.key());
         if (child == nullptr) continue;
         const json* old_child = nullptr;
-        if (old != nullptr && old->is_object()) {
+        if (old == &v) {
+          old_child = &*it;  // an unchanged subtree (the same node): no lookup
+        } else if (old != nullptr && old->is_object()) {
           if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
         }
         const PathStep child_path{&path, map ? PathStep::Kind::kKey : PathStep::Kind::kField, it.key()};

@@ -75,6 +75,9 @@ struct Expr {
 
   // Set when the program is built: the function id of a kCall (function_registry.h), -1 before.
   int32_t function = -1;
+  // Set when the program is built: for a kIdent naming a comprehension variable, its place in
+  // the evaluation's stack of comprehension variables (outermost first), else -1.
+  int32_t local = -1;
   // Set when the program is built: how a kCall evaluates.
   CallForm form = CallForm::kFunction;
 };

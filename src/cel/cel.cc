@@ -117,8 +117,15 @@ class Checker {
     errors.push_back({e.offset, "undeclared reference to '" + std::string(name) + "' (in container '')"});
   }
 
-  void CheckIdent(const Expr& e) {
-    if (InScope(e.name)) return;
+  void CheckIdent(Expr& e) {
+    // The innermost variable of the name wins, as at run time; the interpreter's stack of
+    // comprehension variables grows and shrinks as scopes_ does here.
+    for (size_t i = scopes_.size(); i-- > 0;) {
+      if (scopes_[i] == e.name) {
+        e.local = static_cast<int32_t>(i);
+        return;
+      }
+    }
     if (variables_.contains(e.name)) {
       referenced_->insert(e.name);
       return;

@@ -57,13 +57,44 @@ Value Interpreter::Eval(const Expr& e) {
   return Value::Error("unexpected expression");
 }
 
-Value Interpreter::Ident(const Expr& e) {
+const Value* Interpreter::FindIdent(const Expr& e) const {
+  if (e.local >= 0 && static_cast<size_t>(e.local) < locals_.size()) return &locals_[e.local].second;
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
-    if (it->first == e.name) return it->second;
+    if (it->first == e.name) return &it->second;
   }
-  if (const Value* v = vars_.Find(e.name)) return *v;
+  return vars_.Find(e.name);
+}
+
+Value Interpreter::Ident(const Expr& e) {
+  if (const Value* v = FindIdent(e)) return *v;
   if (IsTypeName(e.name)) return Value::Type(e.name);
   return Value::Error("no such attribute: " + e.name);
+}
+
+const Value* Interpreter::Peek(const Expr& e, Value* scratch) {
+  if (e.kind != ExprKind::kConst && e.kind != ExprKind::kIdent && (e.kind != ExprKind::kSelect || e.test_only)) {
+    *scratch = Eval(e);
+    return scratch;
+  }
+  // Charged as Eval charges the node.
+  if (!Charge()) {
+    *scratch = Value::Error(std::string(kCostLimitError));
+    return scratch;
+  }
+  if (e.kind == ExprKind::kConst) return &e.constant;
+  if (e.kind == ExprKind::kIdent) {
+    if (const Value* v = FindIdent(e)) return v;
+    *scratch = Ident(e);
+    return scratch;
+  }
+  const Value* operand = Peek(*e.target, scratch);
+  if (operand->kind() == Kind::kMap) {
+    if (const Value* v = operand->FindField(e.name)) return v;
+  }
+  // Through a temporary: `operand` may point into *scratch.
+  Value result = SelectOn(e, *operand);
+  *scratch = std::move(result);
+  return scratch;
 }
 
 Value Interpreter::OptionalSelect(const Value& operand, const Value& field) {
@@ -78,7 +109,12 @@ Value Interpreter::OptionalSelect(const Value& operand, const Value& field) {
 }
 
 Value Interpreter::Select(const Expr& e) {
-  Value operand = Eval(*e.target);
+  // The operand is not copied: only the selected field is.
+  Value scratch;
+  return SelectOn(e, *Peek(*e.target, &scratch));
+}
+
+Value Interpreter::SelectOn(const Expr& e, const Value& operand) {
   if (operand.IsError()) return operand;
   if (e.test_only) {
     // On an optional (a chain such as `has(m.?a.b)`), presence is tested on its value, and an
