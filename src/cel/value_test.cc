@@ -34,6 +34,7 @@ TEST_CASE("cel value: a borrowed string reads, compares and keys maps as an owne
 
 TEST_CASE("cel value: a borrowed string evaluates in programs as an owned one") {
   Environment env({.check_types = false});
+  RegisterKubernetesLibraries(env.functions());  // split
   env.DeclareVariable("self");
   auto program = env.Compile("self.startsWith('pvc/') && self.split('/')[1] == 'data' && self + '!' == 'pvc/data!'");
   REQUIRE(program.ok());
