@@ -124,15 +124,29 @@ bool IsPlainCelFieldName(std::string_view name) {
   return true;
 }
 
-std::optional<std::string> EscapeCelFieldName(std::string_view name) {
-  static constexpr std::string_view kReserved[] = {"true",   "false", "null",     "in",      "as",     "break",
-                                                   "const",  "continue", "else", "for",     "function", "if",
-                                                   "import", "let",   "loop",     "package", "namespace", "return",
-                                                   "var",    "void",  "while"};
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return std::nullopt;
+namespace {
+
+constexpr std::string_view kReserved[] = {"true",   "false", "null",     "in",      "as",     "break",
+                                          "const",  "continue", "else", "for",     "function", "if",
+                                          "import", "let",   "loop",     "package", "namespace", "return",
+                                          "var",    "void",  "while"};
+
+bool IsReservedCelName(std::string_view name) {
+  // Runs on every property name a rule sees: most are longer than any reserved word.
+  if (name.size() < 2 || name.size() > 9) return false;
   for (std::string_view r : kReserved) {
-    if (name == r) return "__" + std::string(name) + "__";
+    if (name == r) return true;
   }
+  return false;
+}
+
+}  // namespace
+
+bool IsUnescapedCelFieldName(std::string_view name) { return IsPlainCelFieldName(name) && !IsReservedCelName(name); }
+
+std::optional<std::string> EscapeCelFieldName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return std::nullopt;
+  if (IsReservedCelName(name)) return "__" + std::string(name) + "__";
   // Most names are plain identifiers: they are their own escaped form (runs on every value).
   if (IsPlainCelFieldName(name)) return std::string(name);
   std::string out;

@@ -37,5 +37,7 @@ std::optional<std::string> EscapeCelFieldName(std::string_view name);
 // Whether `name` is its own escaped form, reserved words aside (letters, digits, single
 // underscores, not starting with a digit): the common case, checked without building a string.
 bool IsPlainCelFieldName(std::string_view name);
+// Whether rules see property `name` under `name` itself: plain, and not a reserved word.
+bool IsUnescapedCelFieldName(std::string_view name);
 
 }  // namespace kube::apiextensions

@@ -77,39 +77,64 @@ std::string RenderValue(const json& v) {
   return "";
 }
 
-// A node's value as CEL sees it (see the header), typed by its schema.
+// JSON → CEL as cel::FromJson, except that strings (values and keys) borrow the document's text
+// instead of copying it: the walk's values never outlive the objects it validates.
+cel::Value BorrowJson(const json& v) {
+  switch (v.type()) {
+    case json::value_t::string: return cel::Value::BorrowedString(v.get_ref<const std::string&>());
+    case json::value_t::array: {
+      cel::ValueList items;
+      items.reserve(v.size());
+      for (const auto& x : v) items.push_back(BorrowJson(x));
+      return cel::Value::List(std::move(items));
+    }
+    case json::value_t::object: {
+      cel::MapEntries entries;
+      entries.reserve(v.size());
+      for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it));
+      return cel::Value::Map(std::move(entries));
+    }
+    default: return cel::FromJson(v);
+  }
+}
+
+// A node's value as CEL sees it (see the header), typed by its schema. Strings borrow the
+// document's text (BorrowJson).
 cel::Value ToCel(const Schema* s, const json& v, bool resource) {
   if (v.is_null()) return cel::Value::Null();
-  if (s == nullptr) return cel::FromJson(v);
+  if (s == nullptr) return BorrowJson(v);
   switch (s->type()) {
     case Schema::Type::kObject:
     case Schema::Type::kMap: {
-      if (!v.is_object()) return cel::FromJson(v);
+      if (!v.is_object()) return BorrowJson(v);
       cel::MapEntries entries;
       entries.reserve(v.size());
       for (auto it = v.begin(); it != v.end(); ++it) {
         const std::string& key = it.key();
         if (resource && key == "metadata" && it->is_object()) {
           // Only the name and generateName of a resource's metadata are visible to rules.
+          static const std::string kMetaFields[] = {"generateName", "name"};
           cel::MapEntries meta;
-          for (const char* k : {"name", "generateName"}) {
-            if (auto m = it->find(k); m != it->end()) meta.emplace_back(cel::Value::String(k), cel::FromJson(*m));
+          for (const std::string& k : kMetaFields) {
+            if (auto m = it->find(k); m != it->end()) meta.emplace_back(cel::Value::BorrowedString(k), BorrowJson(*m));
           }
-          entries.emplace_back(cel::Value::String(key), cel::Value::Map(std::move(meta)));
+          entries.emplace_back(cel::Value::BorrowedString(key), cel::Value::Map(std::move(meta)));
           continue;
         }
         const bool map = s->type() == Schema::Type::kMap;
         const Schema* child = map ? s->Items() : s->Field(key);
+        const bool embedded = child != nullptr && child->EmbeddedResource();
         // Rules see properties under their escaped names, and not at all when unescapable.
-        std::optional<std::string> name = map ? std::optional<std::string>(key) : EscapeCelFieldName(key);
-        if (!name) continue;
-        entries.emplace_back(cel::Value::String(std::move(*name)),
-                             ToCel(child, *it, child != nullptr && child->EmbeddedResource()));
+        if (map || IsUnescapedCelFieldName(key)) {
+          entries.emplace_back(cel::Value::BorrowedString(key), ToCel(child, *it, embedded));
+        } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
+          entries.emplace_back(cel::Value::String(std::move(*name)), ToCel(child, *it, embedded));
+        }
       }
       return cel::Value::Map(std::move(entries));
     }
     case Schema::Type::kArray: {
-      if (!v.is_array()) return cel::FromJson(v);
+      if (!v.is_array()) return BorrowJson(v);
       cel::ValueList items;
       items.reserve(v.size());
       const Schema* item = s->Items();
@@ -127,10 +152,10 @@ cel::Value ToCel(const Schema* s, const json& v, bool resource) {
     }
     case Schema::Type::kNumber:
       if (v.is_number()) return cel::Value::Double(v.get<double>());
-      return cel::FromJson(v);
+      return BorrowJson(v);
     case Schema::Type::kString:
     case Schema::Type::kTime: {
-      if (!v.is_string() || s->Validation() == nullptr) return cel::FromJson(v);
+      if (!v.is_string() || s->Validation() == nullptr) return BorrowJson(v);
       // Formats that give values their own CEL type (kube's UnstructuredToVal); a value that
       // does not parse stays a string, as schema validation has refused it already.
       const std::string& text = v.get_ref<const std::string&>();
@@ -146,9 +171,9 @@ cel::Value ToCel(const Schema* s, const json& v, bool resource) {
       } else if (format == "byte") {
         if (auto bytes = protobuf::Base64StdDecode(text)) return cel::Value::Bytes(std::move(*bytes));
       }
-      return cel::FromJson(v);
+      return BorrowJson(v);
     }
-    default: return cel::FromJson(v);
+    default: return BorrowJson(v);
   }
 }
 
@@ -229,6 +254,26 @@ std::shared_ptr<const ValidationRules> ValidationRules::Compile(const Schema* ro
   return rules;
 }
 
+// A node's place in the object, rendered (as field.Path renders it) only when an error needs it:
+// most walks report nothing.
+struct PathStep {
+  enum class Kind : uint8_t { kRoot, kField, kKey, kIndex };
+  const PathStep* parent = nullptr;
+  Kind kind = Kind::kRoot;
+  std::string_view name;  // kField, kKey
+  size_t index = 0;       // kIndex
+
+  std::string Render() const {
+    if (kind == Kind::kRoot) return "";
+    std::string out = parent->Render();
+    switch (kind) {
+      case Kind::kField: return (out.empty() ? "" : out + ".") + std::string(name);
+      case Kind::kKey: return out + "[" + std::string(name) + "]";
+      default: return out + "[" + std::to_string(index) + "]";
+    }
+  }
+};
+
 // One evaluation: walks the object along the schema, running the rules of each node.
 class RuleWalker {
  public:
@@ -236,7 +281,7 @@ class RuleWalker {
 
   // `value`, when known, is `v` already converted by an ancestor's rules: converting once and
   // handing children their part keeps the cost linear in the object.
-  void Walk(const Schema* s, const json& v, const json* old, const std::string& path, bool resource,
+  void Walk(const Schema* s, const json& v, const json* old, const PathStep& path, bool resource,
             const cel::Value* value = nullptr) {
     if (stopped_ || s == nullptr || v.is_null()) return;
     auto below = rules_.has_rules_below_.find(s);
@@ -252,10 +297,12 @@ class RuleWalker {
         const Schema* child = map ? s->Items() : s->Field(it.key());
         if (child == nullptr) continue;
         const json* old_child = nullptr;
-        if (old != nullptr && old->is_object()) {
+        if (old == &v) {
+          old_child = &*it;  // an unchanged subtree (the same node): no lookup
+        } else if (old != nullptr && old->is_object()) {
           if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
         }
-        std::string child_path = map ? path + "[" + it.key() + "]" : (path.empty() ? "" : path + ".") + it.key();
+        const PathStep child_path{&path, map ? PathStep::Kind::kKey : PathStep::Kind::kField, it.key()};
         // A resource's converted metadata is cut down to its name: that child converts afresh.
         const bool cut = resource && it.key() == "metadata";
         const cel::Value* converted = nullptr;
@@ -273,7 +320,7 @@ class RuleWalker {
       const Schema* item = s->Items();
       const bool items_known = reuse && self->kind() == cel::Kind::kList && self->AsList().size() == v.size();
       for (size_t i = 0; i < v.size(); ++i) {
-        Walk(item, v[i], CorrelatedItem(s, v[i], old), path + "[" + std::to_string(i) + "]",
+        Walk(item, v[i], CorrelatedItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
              item != nullptr && item->EmbeddedResource(), items_known ? &self->AsList()[i] : nullptr);
       }
     }
@@ -304,13 +351,22 @@ class RuleWalker {
   }
 
   void RunRules(const Schema* s, const std::vector<CompiledRule>& rules, const json& v, const json* old,
-                const std::string& path, bool resource, std::optional<cel::Value>* self_slot) {
-    const std::string type_value = GoQuote(s->OpenAPIType());
+                const PathStep& path_step, bool resource, std::optional<cel::Value>* self_slot) {
+    // Rendered once, when the first error needs them.
+    std::optional<std::string> path_text, type_text;
+    auto path = [&]() -> const std::string& {
+      if (!path_text) path_text = path_step.Render();
+      return *path_text;
+    };
+    auto type_value = [&]() -> const std::string& {
+      if (!type_text) type_text = GoQuote(s->OpenAPIType());
+      return *type_text;
+    };
     std::optional<cel::Value>& self = *self_slot;
     std::optional<cel::Value> old_self;
     for (const auto& r : rules) {
       if (!r.program) {
-        if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path, type_value, "rule compile error: " + r.compile_error);
+        if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path(), type_value(), "rule compile error: " + r.compile_error);
         continue;
       }
       if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
@@ -330,7 +386,7 @@ class RuleWalker {
       cel::EvalResult result = r.program->Evaluate(vars, {.cost_limit = limit});
       if (result.cost > budget_ || (result.value.IsError() && limit < kPerCallCostLimit &&
                                     result.value.ErrorMessage().starts_with("operation cancelled"))) {
-        Add(FieldError::Type::kInvalid, path, type_value,
+        Add(FieldError::Type::kInvalid, path(), type_value(),
             "validation failed due to running out of cost budget, no further validation rules will be run");
         stopped_ = true;
         return;
@@ -339,17 +395,17 @@ class RuleWalker {
       if (result.value.IsError()) {
         const std::string& err = result.value.ErrorMessage();
         if (err.starts_with("no such overload")) {
-          Add(FieldError::Type::kInvalid, path, type_value,
+          Add(FieldError::Type::kInvalid, path(), type_value(),
               "'" + err + "': call arguments did not match a supported operator, function or macro signature for rule: " +
                   RuleErrorString(r));
         } else if (err.starts_with("operation cancelled: actual cost limit exceeded")) {
-          Add(FieldError::Type::kInvalid, path, type_value,
+          Add(FieldError::Type::kInvalid, path(), type_value(),
               "'" + err + "': no further validation rules will be run due to call cost exceeds limit for rule: " +
                   RuleErrorString(r));
           stopped_ = true;
           return;
         } else {
-          Add(FieldError::Type::kInvalid, path, type_value, err + " evaluating rule: " + RuleErrorString(r));
+          Add(FieldError::Type::kInvalid, path(), type_value(), err + " evaluating rule: " + RuleErrorString(r));
         }
         continue;
       }
@@ -358,8 +414,8 @@ class RuleWalker {
       if (!r.uses_old_self && old != nullptr && *old == v) continue;
       std::string detail = MessageFromExpression(r, vars);
       if (detail.empty()) detail = r.message.empty() ? "failed rule: " + RuleErrorString(r) : Trim(r.message);
-      std::string at = path;
-      if (!r.field_path.empty()) at = (path.empty() ? "" : path + (r.field_path[0] == '[' ? "" : ".")) + r.field_path;
+      std::string at = path();
+      if (!r.field_path.empty()) at = (at.empty() ? "" : at + (r.field_path[0] == '[' ? "" : ".")) + r.field_path;
       const std::string value = v.is_object() || v.is_array() ? "" : RenderValue(v);
       FieldError::Type type = FieldError::Type::kInvalid;
       if (r.reason == "FieldValueForbidden") type = FieldError::Type::kForbidden;
@@ -389,7 +445,7 @@ class RuleWalker {
 };
 
 void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* errs) const {
-  RuleWalker(*this, errs).Walk(root_, obj, old, "", /*resource=*/true);
+  RuleWalker(*this, errs).Walk(root_, obj, old, PathStep{}, /*resource=*/true);
 }
 
 }  // namespace kube::apiextensions

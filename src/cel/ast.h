@@ -20,6 +20,20 @@ namespace kube::cel {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+// How the interpreter evaluates a kCall, decided when the program is built so that evaluation
+// does not compare names: a strict function (arguments first, then the overload), or one of the
+// forms the interpreter evaluates itself.
+enum class CallForm : uint8_t {
+  kFunction,          // strict: `function` names the overloads (or -1: none)
+  kAnd,               // _&&_
+  kOr,                // _||_
+  kConditional,       // _?_:_
+  kNotStrictlyFalse,  // @not_strictly_false
+  kIndex,             // _[_]
+  kOptionalIndex,     // _[?_]
+  kOptionalSelect,    // _?._
+};
+
 enum class ExprKind : uint8_t {
   kConst,          // constant
   kIdent,          // name (possibly dotted: "a.b.c" when it resolves as one name)
@@ -61,6 +75,11 @@ struct Expr {
 
   // Set when the program is built: the function id of a kCall (function_registry.h), -1 before.
   int32_t function = -1;
+  // Set when the program is built: for a kIdent naming a comprehension variable, its place in
+  // the evaluation's stack of comprehension variables (outermost first), else -1.
+  int32_t local = -1;
+  // Set when the program is built: how a kCall evaluates.
+  CallForm form = CallForm::kFunction;
 };
 
 // Calls `f(child)` for every direct child of `e` (for walks that must not recurse: a long

@@ -6,7 +6,21 @@ namespace kube::cel {
 
 namespace {
 
-// The calls the interpreter evaluates itself (not strict, or not functions at all).
+// The calls the interpreter evaluates itself (not strict, or not functions at all), by name and
+// arity; kFunction for every other call.
+CallForm BuiltinForm(std::string_view name, size_t args) {
+  if (args == 2 && name == "_&&_") return CallForm::kAnd;
+  if (args == 2 && name == "_||_") return CallForm::kOr;
+  if (args == 3 && name == "_?_:_") return CallForm::kConditional;
+  if (args == 1 && name == "@not_strictly_false") return CallForm::kNotStrictlyFalse;
+  if (args == 2 && name == "_[_]") return CallForm::kIndex;
+  if (args == 2 && name == "_[?_]") return CallForm::kOptionalIndex;
+  if (args == 2 && name == "_?._") return CallForm::kOptionalSelect;
+  return CallForm::kFunction;
+}
+
+// The calls the interpreter evaluates itself, whatever their arity (a wrong one never names a
+// function either).
 bool IsBuiltinForm(std::string_view name) {
   return name == "_&&_" || name == "_||_" || name == "_?_:_" || name == "@not_strictly_false" || name == "_[_]" ||
          name == "_[?_]" || name == "_?._";
@@ -103,8 +117,15 @@ class Checker {
     errors.push_back({e.offset, "undeclared reference to '" + std::string(name) + "' (in container '')"});
   }
 
-  void CheckIdent(const Expr& e) {
-    if (InScope(e.name)) return;
+  void CheckIdent(Expr& e) {
+    // The innermost variable of the name wins, as at run time; the interpreter's stack of
+    // comprehension variables grows and shrinks as scopes_ does here.
+    for (size_t i = scopes_.size(); i-- > 0;) {
+      if (scopes_[i] == e.name) {
+        e.local = static_cast<int32_t>(i);
+        return;
+      }
+    }
     if (variables_.contains(e.name)) {
       referenced_->insert(e.name);
       return;
@@ -136,7 +157,10 @@ class Checker {
       return;
     }
     for (auto& a : e.args) Check(*a);
-    if (IsBuiltinForm(e.name)) return;
+    if (IsBuiltinForm(e.name)) {
+      e.form = BuiltinForm(e.name, e.args.size());
+      return;
+    }
     const int32_t id = functions_.Find(e.name);
     if (id < 0 || !functions_.Get(id).has_global) return Undeclared(e, e.name);
     e.function = id;

@@ -43,19 +43,32 @@
 
 namespace kube::cel {
 
-// Variable bindings for one evaluation. Lookups compare names; activations hold a few variables.
+// Variable bindings for one evaluation. Lookups compare names; activations hold a few variables,
+// kept inline (binding allocates nothing for the first kInline names, which fit short-string storage).
 class Activation {
  public:
-  void Bind(std::string name, Value value) { vars_.emplace_back(std::move(name), std::move(value)); }
+  void Bind(std::string name, Value value) {
+    if (size_ < kInline) {
+      inline_[size_++] = {std::move(name), std::move(value)};
+    } else {
+      more_.emplace_back(std::move(name), std::move(value));
+    }
+  }
   const Value* Find(std::string_view name) const {
-    for (const auto& [n, v] : vars_) {
+    for (size_t i = 0; i < size_; ++i) {
+      if (inline_[i].first == name) return &inline_[i].second;
+    }
+    for (const auto& [n, v] : more_) {
       if (n == name) return &v;
     }
     return nullptr;
   }
 
  private:
-  std::vector<std::pair<std::string, Value>> vars_;
+  static constexpr size_t kInline = 2;  // self and oldSelf
+  std::pair<std::string, Value> inline_[kInline];
+  size_t size_ = 0;
+  std::vector<std::pair<std::string, Value>> more_;
 };
 
 struct EvalOptions {

@@ -57,13 +57,44 @@ Value Interpreter::Eval(const Expr& e) {
   return Value::Error("unexpected expression");
 }
 
-Value Interpreter::Ident(const Expr& e) {
+const Value* Interpreter::FindIdent(const Expr& e) const {
+  if (e.local >= 0 && static_cast<size_t>(e.local) < locals_.size()) return &locals_[e.local].second;
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
-    if (it->first == e.name) return it->second;
+    if (it->first == e.name) return &it->second;
   }
-  if (const Value* v = vars_.Find(e.name)) return *v;
+  return vars_.Find(e.name);
+}
+
+Value Interpreter::Ident(const Expr& e) {
+  if (const Value* v = FindIdent(e)) return *v;
   if (IsTypeName(e.name)) return Value::Type(e.name);
   return Value::Error("no such attribute: " + e.name);
+}
+
+const Value* Interpreter::Peek(const Expr& e, Value* scratch) {
+  if (e.kind != ExprKind::kConst && e.kind != ExprKind::kIdent && (e.kind != ExprKind::kSelect || e.test_only)) {
+    *scratch = Eval(e);
+    return scratch;
+  }
+  // Charged as Eval charges the node.
+  if (!Charge()) {
+    *scratch = Value::Error(std::string(kCostLimitError));
+    return scratch;
+  }
+  if (e.kind == ExprKind::kConst) return &e.constant;
+  if (e.kind == ExprKind::kIdent) {
+    if (const Value* v = FindIdent(e)) return v;
+    *scratch = Ident(e);
+    return scratch;
+  }
+  const Value* operand = Peek(*e.target, scratch);
+  if (operand->kind() == Kind::kMap) {
+    if (const Value* v = operand->FindField(e.name)) return v;
+  }
+  // Through a temporary: `operand` may point into *scratch.
+  Value result = SelectOn(e, *operand);
+  *scratch = std::move(result);
+  return scratch;
 }
 
 Value Interpreter::OptionalSelect(const Value& operand, const Value& field) {
@@ -78,7 +109,12 @@ Value Interpreter::OptionalSelect(const Value& operand, const Value& field) {
 }
 
 Value Interpreter::Select(const Expr& e) {
-  Value operand = Eval(*e.target);
+  // The operand is not copied: only the selected field is.
+  Value scratch;
+  return SelectOn(e, *Peek(*e.target, &scratch));
+}
+
+Value Interpreter::SelectOn(const Expr& e, const Value& operand) {
   if (operand.IsError()) return operand;
   if (e.test_only) {
     // On an optional (a chain such as `has(m.?a.b)`), presence is tested on its value, and an
@@ -145,20 +181,24 @@ Value Interpreter::Conditional(const Expr& e) {
 }
 
 Value Interpreter::Call(const Expr& e) {
-  const std::string& fn = e.name;
-  if (!e.target && e.args.size() == 2 && (fn == "_&&_" || fn == "_||_")) return Logical(e, fn == "_&&_");
-  if (!e.target && e.args.size() == 3 && fn == "_?_:_") return Conditional(e);
-  if (!e.target && e.args.size() == 1 && fn == "@not_strictly_false") {
-    Value v = Eval(*e.args[0]);
-    return Value::Bool(v.kind() != Kind::kBool || v.AsBool());
-  }
-  if (!e.target && e.args.size() == 2 && (fn == "_[_]" || fn == "_[?_]")) {
-    Value operand = Eval(*e.args[0]);
-    return Index(operand, Eval(*e.args[1]), fn == "_[?_]");
-  }
-  if (!e.target && e.args.size() == 2 && fn == "_?._") {
-    Value operand = Eval(*e.args[0]);
-    return OptionalSelect(operand, e.args[1]->constant);
+  switch (e.form) {
+    case CallForm::kFunction: break;
+    case CallForm::kAnd: return Logical(e, /*is_and=*/true);
+    case CallForm::kOr: return Logical(e, /*is_and=*/false);
+    case CallForm::kConditional: return Conditional(e);
+    case CallForm::kNotStrictlyFalse: {
+      Value v = Eval(*e.args[0]);
+      return Value::Bool(v.kind() != Kind::kBool || v.AsBool());
+    }
+    case CallForm::kIndex:
+    case CallForm::kOptionalIndex: {
+      Value operand = Eval(*e.args[0]);
+      return Index(operand, Eval(*e.args[1]), e.form == CallForm::kOptionalIndex);
+    }
+    case CallForm::kOptionalSelect: {
+      Value operand = Eval(*e.args[0]);
+      return OptionalSelect(operand, e.args[1]->constant);
+    }
   }
 
   // Strict functions: arguments first, the first error is the result.
@@ -176,7 +216,7 @@ Value Interpreter::Call(const Expr& e) {
   for (size_t k = 0; k < n; ++k) {
     if (args[k].IsError()) return args[k];
   }
-  if (e.function < 0) return NoSuchOverload(fn);
+  if (e.function < 0) return NoSuchOverload(e.name);
   Value result = functions_.Call(e.function, e.target != nullptr, args, n, ctx_);
   if (ctx_.cost() > options_.cost_limit) cancelled_ = true;
   return result;

@@ -23,7 +23,14 @@ class Interpreter {
 
  private:
   Value Ident(const Expr& e);
+  // The variable `e` (a kIdent) names, or nullptr for a type name or an undeclared name.
+  const Value* FindIdent(const Expr& e) const;
+  // The value of `e` as Eval gives it (and charged as Eval charges), without copying a variable,
+  // a constant or a field selected from one: a pointer into them, else into *scratch.
+  const Value* Peek(const Expr& e, Value* scratch);
   Value Select(const Expr& e);
+  // The selection of field e.name (or its has() test) on an evaluated operand.
+  Value SelectOn(const Expr& e, const Value& operand);
   Value Call(const Expr& e);
   Value Logical(const Expr& e, bool is_and);
   Value Conditional(const Expr& e);

@@ -9,6 +9,10 @@
 namespace kube::cel {
 
 Value Value::String(std::string s) { return Value(StringPayload{std::make_shared<const std::string>(std::move(s))}); }
+Value Value::BorrowedString(const std::string& s) {
+  // The aliasing constructor over an empty owner: a pointer without a control block.
+  return Value(StringPayload{std::shared_ptr<const std::string>(std::shared_ptr<const void>(), &s)});
+}
 Value Value::Bytes(std::string b) { return Value(BytesPayload{std::make_shared<const std::string>(std::move(b))}); }
 Value Value::List(ValueList items) { return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items)})); }
 Value Value::SetList(ValueList items) {
@@ -102,6 +106,11 @@ Value ConcatLists(const Value& a, const Value& b) {
 }
 
 Value Value::Map(MapEntries entries) {
+  // Entries already in strictly increasing key order (a JSON object's, in the common case) are
+  // the sorted, duplicate-free form as they are.
+  bool sorted = true;
+  for (size_t i = 1; i < entries.size() && sorted; ++i) sorted = KeyLess(entries[i - 1].first, entries[i].first);
+  if (sorted) return Value(std::make_shared<const MapEntries>(std::move(entries)));
   // Stable, so that of equal keys the last one written ends last and wins below.
   std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return KeyLess(a.first, b.first); });
   MapEntries unique;
@@ -252,6 +261,13 @@ const Value* Value::Find(const Value& key) const {
 const Value* Value::FindField(std::string_view key) const {
   if (kind() != Kind::kMap) return nullptr;
   const auto& entries = AsMap();
+  // Objects are small: a scan comparing lengths first touches fewer bytes than a binary search.
+  if (entries.size() <= 8) {
+    for (const auto& [k, v] : entries) {
+      if (k.kind() == Kind::kString && k.AsString().size() == key.size() && k.AsString() == key) return &v;
+    }
+    return nullptr;
+  }
   auto it = std::lower_bound(entries.begin(), entries.end(), key, [](const auto& e, std::string_view k) {
     if (e.first.kind() != Kind::kString) return KindRank(e.first.kind()) < KindRank(Kind::kString);
     return std::string_view(e.first.AsString()) < k;

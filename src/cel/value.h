@@ -121,6 +121,11 @@ class Value {
   static Value Uint(uint64_t u) { return Value(u); }
   static Value Double(double d) { return Value(d); }
   static Value String(std::string s);
+  // A string value that refers to `s` instead of copying it: nothing is allocated, and copies of
+  // the value share no counter. For values built over a document that outlives every use of
+  // them (a request body while its rules run).
+  // REQUIRES: `s` outlives the value, all its copies and every value that holds them.
+  static Value BorrowedString(const std::string& s);
   static Value Bytes(std::string b);
   static Value List(ValueList items);
   // A list with Kubernetes list-type semantics (ListSemantics).
