@@ -9,6 +9,7 @@
 #include "endpoints/request_options.h"
 #include "endpoints/responses.h"
 #include "registry/errors.h"
+#include "storage/object_codec.h"
 
 namespace kube::endpoints {
 
