@@ -97,34 +97,45 @@ const IpRange* ServiceAllocationStrategy::RangeFor(const std::string& family) co
 
 ServiceAllocationStrategy::InUse ServiceAllocationStrategy::UsedLocked(const std::string& skip_uid) const {
   InUse used;
-  std::set<std::string> stored;
+  // What each stored Service holds, by uid: a reservation it holds is no longer needed.
+  std::set<std::pair<std::string, std::string>> stored_ips;
+  std::set<std::pair<std::string, int>> stored_ports;
   registry::ApiRegistry* registry = registry_.load();
   registry::StorePtr services = registry ? registry->Find("", "v1", "services") : nullptr;
   if (services != nullptr) {
     if (auto list = services->List("", storage::ListOptions{}); list.ok()) {
       for (const auto& item : list->items) {
         const std::string uid = UidOf(*item);
-        stored.insert(uid);
-        if (!skip_uid.empty() && uid == skip_uid) continue;
+        const bool skipped = !skip_uid.empty() && uid == skip_uid;
         const Json& spec = Member(*item, "spec");
-        for (const auto& ip : Strings(Member(spec, "clusterIPs"))) {
-          if (std::string c = CanonicalIp(ip); !c.empty()) used.ips.insert(c);
-        }
-        if (std::string c = CanonicalIp(Str(spec, "clusterIP")); !c.empty()) used.ips.insert(c);
+        auto add_ip = [&](const std::string& ip) {
+          const std::string c = CanonicalIp(ip);
+          if (c.empty()) return;
+          stored_ips.emplace(uid, c);
+          if (!skipped) used.ips.insert(c);
+        };
+        auto add_port = [&](int port) {
+          if (port == 0) return;
+          stored_ports.emplace(uid, port);
+          if (!skipped) used.ports.insert(port);
+        };
+        for (const auto& ip : Strings(Member(spec, "clusterIPs"))) add_ip(ip);
+        add_ip(Str(spec, "clusterIP"));
         const Json& ports = Member(spec, "ports");
-        for (const auto& p : ports.is_array() ? ports : Json::array()) {
-          if (NodePortOf(p) != 0) used.ports.insert(NodePortOf(p));
-        }
+        for (const auto& p : ports.is_array() ? ports : Json::array()) add_port(NodePortOf(p));
         const Json& hc = Member(spec, "healthCheckNodePort");
-        if (hc.is_number_integer() && hc.get<int>() != 0) used.ports.insert(hc.get<int>());
+        if (hc.is_number_integer()) add_port(hc.get<int>());
       }
     }
   }
   // A stored Service speaks for itself; a reservation of another not stored yet still holds.
   const auto now = std::chrono::steady_clock::now();
-  auto lapse = [&](const auto& e) { return stored.count(e.second.uid) || now - e.second.when > kReservationLifetime; };
-  std::erase_if(recent_ips_, lapse);
-  std::erase_if(recent_ports_, lapse);
+  std::erase_if(recent_ips_, [&](const auto& e) {
+    return stored_ips.count({e.second.uid, e.first}) || now - e.second.when > kReservationLifetime;
+  });
+  std::erase_if(recent_ports_, [&](const auto& e) {
+    return stored_ports.count({e.second.uid, e.first}) || now - e.second.when > kReservationLifetime;
+  });
   for (const auto& [ip, r] : recent_ips_) {
     if (r.uid != skip_uid) used.ips.insert(ip);
   }
@@ -213,10 +224,6 @@ void ServiceAllocationStrategy::AllocateLocked(Json* spec, const std::string& ui
   if (NeedsHealthCheckPort(*spec)) {
     const Json& hc = Member(*spec, "healthCheckNodePort");
     if (!hc.is_number_integer() || hc.get<int>() == 0) (*spec)["healthCheckNodePort"] = free_port();
-  }
-  // What the client asked for is reserved too, so two creates cannot both get it.
-  for (const auto& ip : Strings(Member(*spec, "clusterIPs"))) {
-    if (std::string c = CanonicalIp(ip); !c.empty() && !recent_ips_.count(c)) recent_ips_[c] = {now, uid};
   }
 }
 
@@ -382,18 +389,16 @@ FieldErrors ServiceAllocationStrategy::Check(const Json& obj) const {
   if (NeedsHealthCheckPort(spec) && Member(spec, "healthCheckNodePort").is_number_integer()) {
     check_port(spec["healthCheckNodePort"].get<int>(), "spec.healthCheckNodePort");
   }
-  // The values this Service holds are its own from now on (until stored or lapsed).
-  if (errors.empty()) {
-    const auto now = std::chrono::steady_clock::now();
-    for (const auto& ip : Strings(Member(spec, "clusterIPs"))) {
-      if (std::string c = CanonicalIp(ip); !c.empty()) recent_ips_[c] = {now, uid};
-    }
-    const Json& ports = Member(spec, "ports");
-    for (const auto& p : ports.is_array() ? ports : Json::array()) {
-      if (NodePortOf(p) != 0) recent_ports_[NodePortOf(p)] = {now, uid};
-    }
-  }
   return errors;
+}
+
+std::vector<std::string> ServiceAllocationStrategy::FinalizersOnDelete(const Json& obj) const {
+  // What the Service was handed out goes back with it, even if no create since has seen it stored.
+  const std::string uid = UidOf(obj);
+  std::lock_guard lock(mu_);
+  std::erase_if(recent_ips_, [&](const auto& e) { return e.second.uid == uid; });
+  std::erase_if(recent_ports_, [&](const auto& e) { return e.second.uid == uid; });
+  return {};
 }
 
 FieldErrors ServiceAllocationStrategy::Validate(const Json& obj) const { return Check(obj); }

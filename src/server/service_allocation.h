@@ -19,8 +19,11 @@
 //
 // Nothing is kept apart from the Services: what is in use is read from the stored Services (so
 // restarts with --data-dir, deletions and type changes release without bookkeeping), plus what
-// was handed out to creates and updates not stored yet. The network and broadcast addresses and
-// the range's first address (the kubernetes Service's) are never handed out dynamically.
+// was handed out to creates and updates not stored yet (for a minute at most, so a refused or
+// dry-run create wastes nothing for long). Values a client asks for are checked, not reserved:
+// two concurrent creates asking for the same address can both succeed. The network and
+// broadcast addresses and the range's first address (the kubernetes Service's) are never handed
+// out dynamically.
 //
 // Thread-safety: every hook may run concurrently; a mutex orders allocations and reservations.
 #pragma once
@@ -54,6 +57,8 @@ class ServiceAllocationStrategy final : public registry::Strategy {
   FieldErrors Validate(const storage::Object& obj) const override;
   FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
                              const storage::Object& old) const override;
+  // Adds no finalizer: forgets what was handed out to the Service being deleted.
+  std::vector<std::string> FinalizersOnDelete(const storage::Object& obj) const override;
 
  private:
   struct InUse {
