@@ -186,6 +186,7 @@ HttpResponse BindPod(registry::ApiRegistry* registry, const HttpRequest& request
   const json annotations = Member(Member(*body, "metadata"), "annotations");
   Status refused;  // kube's plain errors from the update function, answered as 409 pods/binding
   auto bind = [&](const Object& current) -> Result<Object> {
+    refused = Status::OK();  // called again when the first read was stale
     auto why = [&](const std::string& reason) {
       refused = registry::ConflictError("", "pods/binding", name, reason);
       return refused;

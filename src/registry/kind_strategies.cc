@@ -52,22 +52,26 @@ class JobStrategy final : public Strategy {
 
 constexpr const char* kTemplateGeneration = "deprecated.daemonset.template.generation";
 
+// The template generation an object's annotation says, 0 when none (or not a number).
+int64_t TemplateGeneration(const Object& obj) {
+  const Object& v = Member(Member(Member(obj, "metadata"), "annotations"), kTemplateGeneration);
+  if (!v.is_string()) return 0;
+  const std::string& text = v.get_ref<const std::string&>();
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return std::stoll(text);
+}
+
 class DaemonSetStrategy final : public Strategy {
  public:
   void PrepareForCreate(Object* obj) const override {
-    EnsureObject(&EnsureObject(obj, "metadata"), "annotations")[kTemplateGeneration] = "1";
+    // A generation the creator gave stands (kube raises only a missing one to 1).
+    const int64_t given = TemplateGeneration(*obj);
+    EnsureObject(&EnsureObject(obj, "metadata"), "annotations")[kTemplateGeneration] =
+        std::to_string(given < 1 ? 1 : given);
   }
   void PrepareForUpdate(std::string_view subresource, Object* next, const Object& current) const override {
     if (!subresource.empty()) return;
-    const Object& old = Member(Member(Member(current, "metadata"), "annotations"), kTemplateGeneration);
-    int64_t generation = 0;
-    if (old.is_string()) {
-      try {
-        generation = std::stoll(old.get<std::string>());
-      } catch (...) {
-        generation = 0;
-      }
-    }
+    int64_t generation = TemplateGeneration(current);
     if (Member(Member(*next, "spec"), "template") != Member(Member(current, "spec"), "template")) ++generation;
     if (generation == 0) return;
     EnsureObject(&EnsureObject(next, "metadata"), "annotations")[kTemplateGeneration] = std::to_string(generation);
