@@ -275,7 +275,7 @@ TEST_CASE("service allocation: what is stored stays allocated across a restart w
   std::string ip;
   int node_port = 0;
   auto open = [&](std::shared_ptr<ServiceAllocationStrategy>* strategy) {
-    *strategy = std::make_shared<ServiceAllocationStrategy>("10.0.0.0/29", 30000, 30001);
+    *strategy = std::make_shared<ServiceAllocationStrategy>("10.0.0.0/29", 30000, 30002);
     registry::RegistryOptions options;
     options.kv.data_dir = dir;
     options.strategies["/services"] = *strategy;
