@@ -67,7 +67,7 @@ k create pdb web --selector=app=web --min-available=1 >/dev/null
 k patch pdb web --subresource=status --type=merge \
   -p '{"status":{"observedGeneration":1,"disruptionsAllowed":0,"currentHealthy":1,"desiredHealthy":1,"expectedPods":1}}' >/dev/null
 eviction='{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"p","namespace":"default"}}'
-expect "eviction blocked by the budget: 429" "^429 .*would violate the pod's disruption budget.*needs 1 healthy pods and has 1 currently" \
+expect "eviction blocked by the budget: 429" "^429 .*needs 1 healthy pods and has 1 currently.*would violate the pod's disruption budget" \
   http POST /api/v1/namespaces/default/pods/p/eviction -H 'Content-Type: application/json' --data-binary "$eviction"
 equal "... and the pod stays" "p" k get pod p -o 'jsonpath={.metadata.name}'
 k patch pdb web --subresource=status --type=merge -p '{"status":{"disruptionsAllowed":1,"currentHealthy":2}}' >/dev/null
