@@ -4,6 +4,8 @@
 
 #include "endpoints/authentication_reviews.h"
 #include "endpoints/authorization.h"
+#include "endpoints/connect_subresources.h"
+#include "endpoints/pod_subresources.h"
 #include "endpoints/responses.h"
 #include "endpoints/warnings.h"
 #include "protobuf/protobuf.h"
@@ -105,7 +107,8 @@ ApiServer::ApiServer(registry::ApiRegistry* registry, ApiServerOptions options)
       // options_ is initialised before openapi_ (declaration order), so the filter may use it.
       openapi_(registry->catalogue(), [registry, this](const catalogue::ResourceInfo& info) {
         return options_.runtime_config.Enabled(info) &&
-               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info));
+               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info) ||
+                IsBindingsResource(info.group, info.resource));
       }),
       metrics_(options_.metrics ? options_.metrics : std::make_shared<metrics::Registry>()),
       request_metrics_(metrics_.get(), registry) {
@@ -122,7 +125,8 @@ void ApiServer::CustomResourcesChanged() {
       registry->catalogue(),
       [registry, this](const catalogue::ResourceInfo& info) {
         return options_.runtime_config.Enabled(info) &&
-               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info));
+               (registry->Find(info.group, info.version, info.resource) != nullptr || IsReview(info) ||
+                IsBindingsResource(info.group, info.resource));
       },
       custom->resources));
   std::vector<OpenApi::CustomKind> kinds;
@@ -280,14 +284,14 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
   registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource);
   // Errors answered before a handler runs, in the encoding the client prefers like any other.
-  auto early_error = [&](const Status& status) {
-    HttpResponse r = ErrorResponse(status);
+  auto negotiated = [&](HttpResponse r) {
     const bool protobuf = store == nullptr || !store->rules().custom_resource;
     if (auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false, protobuf); rep.ok()) {
       EncodeErrorAs(*rep, &r);
     }
     return r;
   };
+  auto early_error = [&](const Status& status) { return negotiated(ErrorResponse(status)); };
   if (store == nullptr) {
     const auto* review = registry_->catalogue().Find(info.api_group, info.api_version, info.resource);
     if (review != nullptr && IsReview(*review) && info.name.empty() && info.subresource.empty() &&
@@ -296,6 +300,12 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
         return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
       }
       return CreateReview(request, info, *review, query.Bool("pretty"));
+    }
+    if (review != nullptr && IsBindingsResource(review->group, review->resource) && info.subresource.empty()) {
+      if (!info.name.empty() || info.verb != "create") {
+        return early_error(registry::MethodNotSupportedError(review->group, review->resource, info.verb));
+      }
+      return negotiated(BindPod(registry_, request, query, info.namespace_, ""));
     }
     return early_error(ResourceNotFound());
   }
@@ -322,6 +332,19 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
         (info.subresource == "finalize") != is_namespace_object) {
       return early_error(ResourceNotFound());
     }
+  }
+  // The subresources served without the resource's storage path (kube's connecters, binding
+  // and eviction); ephemeralcontainers and resize are updates of the pod below.
+  if (IsConnectSubresource(ri.group, ri.resource, info.subresource)) {
+    return negotiated(ServeConnect(registry_, request.method, ri.resource, info.subresource, info.namespace_,
+                                    info.name, query));
+  }
+  if (ri.group.empty() && ri.resource == "pods" && (info.subresource == "binding" || info.subresource == "eviction")) {
+    if (info.verb != "create") {
+      return early_error(registry::MethodNotSupportedError("", "pods/" + info.subresource, info.verb));
+    }
+    return negotiated(info.subresource == "binding" ? BindPod(registry_, request, query, info.namespace_, info.name)
+                                                     : EvictPod(registry_, request, query, info.namespace_, info.name));
   }
   auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false,
                        /*allow_protobuf=*/!store->rules().custom_resource);

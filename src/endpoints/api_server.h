@@ -1,7 +1,8 @@
 // ApiServer: the endpoints layer's request handler — kube's handler chain below the HTTP
 // server: request info, non-resource endpoints (health, version, discovery, OpenAPI) and the
 // per-verb resource handlers (get, list, watch, create, update, patch, delete,
-// deletecollection; status, scale and finalize subresources) over the registry.
+// deletecollection; status, scale and finalize subresources; the pod subresources of
+// pod_subresources.h and connect_subresources.h) over the registry.
 //
 // Thread-safety: Handle() is safe to call concurrently; the registry must outlive the server.
 #pragma once

@@ -17,7 +17,9 @@ std::string GroupVersion(std::string_view group, std::string_view version) {
 }  // namespace
 
 bool Discovery::ServedSubresource(std::string_view name) {
-  return name == "status" || name == "scale" || name == "finalize" || name == "token";
+  return name == "status" || name == "scale" || name == "finalize" || name == "token" || name == "binding" ||
+         name == "eviction" || name == "ephemeralcontainers" || name == "resize" || name == "log" ||
+         name == "exec" || name == "attach" || name == "portforward" || name == "proxy";
 }
 
 Discovery::Discovery(const catalogue::Catalogue& catalogue,

@@ -20,8 +20,9 @@
 //    is left alone (with whatever it holds), as is everything below it; validation reports it.
 //  - It is idempotent: defaulting a defaulted object changes nothing.
 //  - Service: no cluster IP and no node port is allocated (kube does that in the Service REST
-//    storage, not in defaulting; this server has no allocator). The IP-family fields that the
-//    allocation step fills are set as a single-stack IPv4 cluster would set them.
+//    storage, not in defaulting: server/service_allocation.h, which also settles the families on
+//    dual-stack and IPv6 ranges). The IP-family fields are set as a single-stack IPv4 cluster
+//    would set them.
 //
 // Thread-safety: pure functions of their arguments (read-only static tables); concurrent calls
 // on distinct objects are safe.

@@ -319,9 +319,8 @@ void DefaultServiceIPFamilies(Json* spec) {
   }
 }
 
-// Note: spec.clusterIP is deliberately never allocated (nor nodePorts): kube-apiserver allocates
-// them in the Service REST storage from its service CIDR, and this server has no allocator. A
-// Service without a client-given clusterIP is stored without one.
+// Note: spec.clusterIP is never allocated here (nor nodePorts): kube-apiserver allocates them in
+// the Service REST storage from its service CIDR, as server/service_allocation.h does.
 void DefaultService(Json* obj) {
   Json* spec = EnsureObject(obj, "spec");
   if (spec == nullptr) return;

@@ -54,7 +54,18 @@ KindRules RulesFor(std::string_view group, std::string_view resource) {
                             {"policy", "poddisruptionbudgets"}, {"networking.k8s.io", "networkpolicies"},
                             {"networking.k8s.io", "ingresses"}, {"autoscaling", "horizontalpodautoscalers"},
                             {"admissionregistration.k8s.io", "validatingwebhookconfigurations"},
-                            {"admissionregistration.k8s.io", "mutatingwebhookconfigurations"}},
+                            {"admissionregistration.k8s.io", "mutatingwebhookconfigurations"},
+                            // Kinds whose kube strategy also sets generation 1 and bumps it on a
+                            // change outside metadata.
+                            {"", "podtemplates"}, {"discovery.k8s.io", "endpointslices"},
+                            {"networking.k8s.io", "ingressclasses"},
+                            {"flowcontrol.apiserver.k8s.io", "flowschemas"},
+                            {"flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"},
+                            {"admissionregistration.k8s.io", "validatingadmissionpolicies"},
+                            {"admissionregistration.k8s.io", "validatingadmissionpolicybindings"},
+                            {"admissionregistration.k8s.io", "mutatingadmissionpolicies"},
+                            {"admissionregistration.k8s.io", "mutatingadmissionpolicybindings"},
+                            {"resource.k8s.io", "deviceclasses"}, {"scheduling.k8s.io", "priorityclasses"}},
                            group, resource);
   r.generation_counts_annotations = group == "apps" && resource == "deployments";
   r.return_deleted_object = In({{"", "pods"}, {"", "namespaces"}, {"", "serviceaccounts"},

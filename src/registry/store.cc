@@ -295,7 +295,10 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj, const WriteOpti
   meta["creationTimestamp"] = NowRfc3339();
   if (rules_.tracks_generation) meta["generation"] = 1;
   // A status subresource owns .status: a create starts from an empty one.
-  if (HasSubresource("status") && info_.resource != "namespaces") obj->erase("status");
+  // (Nodes are the exception: kube takes a Node's status from its creator, the kubelet.)
+  if (HasSubresource("status") && !(info_.group.empty() && (info_.resource == "namespaces" || info_.resource == "nodes"))) {
+    obj->erase("status");
+  }
   if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
   // After the status reset: some defaults live in status (PVC phase, CRD storedVersions).
   ApplyDefaults(info_.group, info_.version, info_.kind, obj);
@@ -327,6 +330,7 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
   const bool generated = meta.value("name", "").empty() && !generate_name.empty();
   for (int attempt = 0;; ++attempt) {
     if (generated) meta["name"] = generate_name.substr(0, 58) + RandomSuffix();
+    if (strategy_) strategy_->PrepareNamedForCreate(&obj);
     // kube validates generateName as a prefix and, separately, the name generated from it.
     FieldErrors errors = generate_name.empty() ? FieldErrors{} : ValidateGenerateName(generate_name, rules_.name_rule);
     FieldErrors meta_errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);

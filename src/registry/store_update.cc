@@ -177,7 +177,11 @@ Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Ob
 
 Result<ObjectPtr> Store::Update(std::string_view ns, std::string_view name, std::string_view subresource,
                                 const Transform& transform, const WriteOptions& options) {
-  if (!subresource.empty() && subresource != "status" &&
+  // A pod's ephemeralcontainers and resize are updates of the pod that its strategy narrows to
+  // the fields they own.
+  const bool pod_update = info_.group.empty() && info_.resource == "pods" &&
+                          (subresource == "ephemeralcontainers" || subresource == "resize");
+  if (!subresource.empty() && subresource != "status" && !pod_update &&
       !(subresource == "finalize" && info_.resource == "namespaces")) {
     return MethodNotSupportedError(info_.group, info_.resource + "/" + std::string(subresource), "update");
   }

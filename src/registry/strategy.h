@@ -48,6 +48,10 @@ class Strategy {
 
   // Create: called after system fields and built-in defaults are set, before validation.
   virtual void PrepareForCreate(storage::Object* obj) const {}
+  // Create: called once the object's name is final (generateName resolved) and before
+  // validation — kube's completions that need the name and uid (a Job's generated selector and
+  // pod template labels). Called again with the new name when a generated name collides.
+  virtual void PrepareNamedForCreate(storage::Object* obj) const {}
   // Update of the main resource or a subresource: `next` already carries the system fields kept
   // from `current`; called before validation.
   virtual void PrepareForUpdate(std::string_view subresource, storage::Object* next,

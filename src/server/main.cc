@@ -15,7 +15,9 @@
 #include "auth/rbac.h"
 #include "auth/rbac_modes.h"
 #include "registry/api_registry.h"
+#include "registry/kind_strategies.h"
 #include "server/authentication_config.h"
+#include "server/bootstrap_objects.h"
 #include "server/etcd_standin.h"
 #include "server/flag_table.h"
 #include "server/flags.h"
@@ -144,6 +146,7 @@ int Run(int argc, char** argv) {
   // `bind` verbs); they are given the authorizer once it exists.
   auto escalation = std::make_shared<auth::RbacEscalation>();
   auth::AddRbacStrategies(&registry_options, escalation);
+  registry::AddKindStrategies(&registry_options);
   auto registry = registry::ApiRegistry::Open(registry_options, catalogue::Catalogue::BuiltIn());
   if (!registry.ok()) return Fail(registry.status().ToString());
   services->SetRegistry(registry->get());
@@ -185,6 +188,7 @@ int Run(int argc, char** argv) {
   auto handler = [api](const endpoints::HttpRequest& r) { return api->Handle(r); };
   std::optional<server::HttpServer> plain_http, secure_http;
   std::string plain_url, secure_url;
+  int api_port = 0;  // the secure port when there is one
   if (serve_plain) {
     plain_http.emplace(server::ListenerOptions{.bind_address = options.bind_address,
                                                .port = options.port,
@@ -194,6 +198,7 @@ int Run(int argc, char** argv) {
     auto port = plain_http->Start();
     if (!port.ok()) return Fail(port.status().message());
     plain_url = "http://" + HostPort(options.bind_address, *port);
+    api_port = *port;
   }
   if (serve_secure) {
     auto authenticator = authn->authenticator;
@@ -211,7 +216,12 @@ int Run(int argc, char** argv) {
     const std::string host = options.bind_address == "0.0.0.0" || options.bind_address == "::" ? "127.0.0.1"
                                                                                                 : options.bind_address;
     secure_url = "https://" + HostPort(host, *port);
+    api_port = *port;
   }
+  // The kubernetes Service, its endpoints and the system PriorityClasses, before "ready".
+  server::BootstrapObjects bootstrap(registry->get(), {services->KubernetesServiceIp(), options.advertise_address,
+                                                       options.bind_address, api_port});
+  if (auto s = bootstrap.Start(); !s.ok()) return Fail(s.ToString());
   if (!options.kubeconfig_out.empty()) {
     server::KubeconfigCredentials credentials;
     if (serve_secure) {

@@ -184,8 +184,10 @@ expect "watch ERROR event has details" '"type":"ERROR".*"details":\{\}' curl -s 
 # details (field 5, length 0), then code (field 6).
 expect "protobuf 404 Status carries empty details" '22084e6f74466f756e642a0030' \
   bash -c "curl -s -H 'Accept: $PB' $url$NS/nopes | od -An -tx1 | tr -d ' \n'"
-# kubectl debug reads details.name of a 404 without a nil check (it panicked before).
-refuse "kubectl debug gets a clean error" 'ephemeral containers are disabled' \
+# kubectl debug patches pods/ephemeralcontainers (served since issue 13; a 404 once made it
+# read details.name of the Status without a nil check).
+expect "kubectl debug adds an ephemeral container" '' \
   k debug pod/status-json --image=busybox -c dbg --profile=general
+equal "... to the pod's spec" "dbg" k get pod status-json -o 'jsonpath={.spec.ephemeralContainers[0].name}'
 
 finish
