@@ -3,6 +3,8 @@
 // update) check them.
 #include <nlohmann/json.hpp>
 
+#include "util/go_format.h"
+
 #include "validation/group_primitives.h"
 #include "validation/group_validators.h"
 #include "validation/primitives.h"
@@ -80,10 +82,10 @@ void ValidateRollingUpdateDeployment(const json& rolling, FieldErrors* errors) {
 }
 
 // An internal RollingUpdateDeployment / RollingUpdateDaemonSet as kube renders it.
-json InternalRolling(const json& rolling) {
-  if (!rolling.is_object()) return nullptr;
+std::string InternalRolling(const json& rolling) {
+  if (!rolling.is_object()) return "null";
   auto v = [&](const char* k) { return rolling.contains(k) && !rolling[k].is_null() ? rolling[k] : json(0); };
-  return json::parse(RenderInternalStruct({{"MaxUnavailable", v("maxUnavailable")}, {"MaxSurge", v("maxSurge")}}));
+  return RenderInternalStruct({{"MaxUnavailable", v("maxUnavailable")}, {"MaxSurge", v("maxSurge")}});
 }
 
 void ValidateDeploymentStrategy(const json& strategy, FieldErrors* errors) {
@@ -101,7 +103,7 @@ void ValidateDeploymentStrategy(const json& strategy, FieldErrors* errors) {
     }
   } else {
     errors->push_back(NotSupportedRendered(
-        "spec.strategy", RenderInternalStruct({{"Type", type}, {"RollingUpdate", InternalRolling(rolling)}}),
+        "spec.strategy", RenderInternalStructRaw({{"Type", GoJsonMarshal(type)}, {"RollingUpdate", InternalRolling(rolling)}}),
         {"Recreate", "RollingUpdate"}));
   }
 }
@@ -216,10 +218,10 @@ FieldErrors ValidateReplicaSetStatusUpdate(const json& obj, const json& old) {
 
 // ---- StatefulSet ----
 
-json InternalStatefulSetRolling(const json& rolling) {
-  if (!rolling.is_object()) return nullptr;
-  return json::parse(RenderInternalStruct(
-      {{"Partition", IntField(rolling, "partition").value_or(0)}, {"MaxUnavailable", ValueAt(rolling, "maxUnavailable")}}));
+std::string InternalStatefulSetRolling(const json& rolling) {
+  if (!rolling.is_object()) return "null";
+  return RenderInternalStruct(
+      {{"Partition", IntField(rolling, "partition").value_or(0)}, {"MaxUnavailable", ValueAt(rolling, "maxUnavailable")}});
 }
 
 void ValidateStatefulSetStrategy(const json& strategy, FieldErrors* errors) {
@@ -230,7 +232,7 @@ void ValidateStatefulSetStrategy(const json& strategy, FieldErrors* errors) {
     errors->push_back(Required(path));
   } else if (type == "OnDelete") {
     if (!rolling.is_null()) {
-      errors->push_back(InvalidRendered(path + ".rollingUpdate", InternalStatefulSetRolling(rolling).dump(),
+      errors->push_back(InvalidRendered(path + ".rollingUpdate", InternalStatefulSetRolling(rolling),
                                         "only allowed for updateStrategy 'RollingUpdate'"));
     }
   } else if (type == "RollingUpdate") {
@@ -246,7 +248,7 @@ void ValidateStatefulSetStrategy(const json& strategy, FieldErrors* errors) {
     }
   } else {
     errors->push_back(InvalidRendered(
-        path, RenderInternalStruct({{"Type", type}, {"RollingUpdate", InternalStatefulSetRolling(rolling)}}),
+        path, RenderInternalStructRaw({{"Type", GoJsonMarshal(type)}, {"RollingUpdate", InternalStatefulSetRolling(rolling)}}),
         "must be 'RollingUpdate' or 'OnDelete'"));
   }
 }
@@ -324,7 +326,7 @@ void ValidateDaemonSetStrategy(const json& strategy, FieldErrors* errors) {
   if (type == "OnDelete") return;
   if (type != "RollingUpdate") {
     errors->push_back(NotSupportedRendered(
-        path, RenderInternalStruct({{"Type", type}, {"RollingUpdate", InternalRolling(rolling)}}),
+        path, RenderInternalStructRaw({{"Type", GoJsonMarshal(type)}, {"RollingUpdate", InternalRolling(rolling)}}),
         {"RollingUpdate", "OnDelete"}));
     return;
   }

@@ -41,8 +41,6 @@ FieldError OmitValueInvalid(std::string field, std::string detail) {
   return FieldError{FieldError::Type::kInvalid, std::move(field), "", std::move(detail)};
 }
 
-std::string Child(const std::string& path, const std::string& name) { return path + "." + name; }
-std::string Idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 // ---- Pod failure policy and success policy ----
 
@@ -71,8 +69,8 @@ void ValidateOnExitCodes(const json& on_exit, const std::string& path, const std
   for (size_t j = 0; j < n; ++j) {
     if (!values[j].is_number_integer()) continue;
     const int64_t v = values[j].get<int64_t>();
-    if (op == "In" && v == 0) errors->push_back(Invalid(Idx(values_path, j), v, "must not be 0 for the In operator"));
-    if (!seen.insert(v).second) errors->push_back(Duplicate(Idx(values_path, j), v));
+    if (op == "In" && v == 0) errors->push_back(Invalid(Index(values_path, j), v, "must not be 0 for the In operator"));
+    if (!seen.insert(v).second) errors->push_back(Duplicate(Index(values_path, j), v));
     if (j > 0 && values[j - 1].is_number_integer() && values[j - 1].get<int64_t>() > v) ordered = false;
   }
   if (!ordered) errors->push_back(Invalid(values_path, values, "must be ordered"));
@@ -83,7 +81,7 @@ void ValidateOnPodConditions(const json& patterns, const std::string& path, Fiel
     errors->push_back(TooMany(path, static_cast<int64_t>(patterns.size()), kMaxOnPodConditionsPatterns));
   }
   for (size_t j = 0; j < patterns.size(); ++j) {
-    const std::string p = Idx(path, j);
+    const std::string p = Index(path, j);
     Append(errors, ValidateQualifiedName(StringAt(patterns[j], "type"), Child(p, "type")));
     const std::string status = StringAt(patterns[j], "status");
     if (status.empty()) {
@@ -107,7 +105,7 @@ void ValidatePodFailurePolicy(const json& spec, const std::string& path, FieldEr
   }
   for (size_t i = 0; i < rules.size(); ++i) {
     const json& rule = rules[i];
-    const std::string rule_path = Idx(rules_path, i);
+    const std::string rule_path = Index(rules_path, i);
     const std::string action = StringAt(rule, "action");
     if (action.empty()) {
       errors->push_back(
@@ -181,7 +179,7 @@ void ValidateSuccessPolicy(const json& spec, const std::string& path, FieldError
   const int64_t completions = IntField(spec, "completions").value_or(0);
   for (size_t i = 0; i < rules.size(); ++i) {
     const json& rule = rules[i];
-    const std::string rule_path = Idx(rules_path, i);
+    const std::string rule_path = Index(rules_path, i);
     if (!Has(rule, "succeededCount") && !Has(rule, "succeededIndexes")) {
       errors->push_back(Required(rule_path, "at least one of succeededCount or succeededIndexes must be specified"));
     }

@@ -65,11 +65,17 @@ FieldErrors IsDomainPrefixedPath(const std::string& field, std::string_view valu
 // netutils.ParseCIDRSloppy: a CIDR whose IPv4 octets may have leading zeros, masked to its prefix.
 std::optional<cel::netip::Prefix> ParseCidrSloppy(std::string_view value);
 
+// core's ValidateEndpointIP (for EndpointSlice addresses): a parseable IP that is not unspecified,
+// loopback, link-local or link-local multicast.
+FieldErrors ValidateSliceEndpointIP(std::string_view address, const std::string& field);
+
 // ---- Values as kube's errors render them ----
 
 // A Go field name rendering of an internal struct: `fields` are (GoName, json value) pairs,
 // rendered in order as encoding/json writes a struct without tags ({"Type":"x","RollingUpdate":null}).
 std::string RenderInternalStruct(const std::vector<std::pair<std::string, nlohmann::json>>& fields);
+// The same with each value rendered already (for nested internal structs).
+std::string RenderInternalStructRaw(const std::vector<std::pair<std::string, std::string>>& fields);
 
 // "supported values: "a", "b"" errors with a value already rendered (for enum values of named Go
 // string types, which kube renders through encoding/json).
