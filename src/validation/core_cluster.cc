@@ -12,9 +12,11 @@ namespace kube::validation::core {
 
 namespace {
 
-Json Spec(const Json& obj) {
+// The object's spec, or an empty object (a reference either way, so it may be iterated).
+const Json& Spec(const Json& obj) {
+  static const Json kEmpty = Json::object();
   const Json* spec = Field(obj, "spec");
-  return spec ? *spec : Json::object();
+  return spec ? *spec : kEmpty;
 }
 
 // ---- nodes ----
@@ -377,7 +379,8 @@ FieldErrors ValidatePersistentVolumeClaimUpdate(const Json& pvc, const Json& old
   const Json* status = Field(pvc, "status");
   const bool bound = status != nullptr && Str(*status, "phase") == "Bound";
   if (bound) {
-    const Json* before_requests = Field(before.value("resources", Json::object()), "requests");
+    const Json* before_resources = Field(before, "resources");
+    const Json* before_requests = before_resources ? Field(*before_resources, "requests") : nullptr;
     if (now.contains("resources") && now["resources"].is_object() && now["resources"].contains("requests")) {
       if (before_requests != nullptr && before_requests->contains("storage")) {
         now["resources"]["requests"]["storage"] = (*before_requests)["storage"];
