@@ -1,4 +1,5 @@
 #include "validation/object_meta.h"
+#include "validation/primitives.h"
 
 #include <nlohmann/json.hpp>
 
@@ -77,8 +78,6 @@ std::string MaskTrailingDash(std::string_view name) {
   return std::string(name);
 }
 
-}  // namespace
-
 void ValidateQualifiedName(std::string_view key, const std::string& field, FieldErrors* errors) {
   std::string_view name = key;
   auto slash = key.find('/');
@@ -101,6 +100,8 @@ void ValidateQualifiedName(std::string_view key, const std::string& field, Field
     errors->push_back(Invalid(field, key, kQualifiedMsg));
   }
 }
+
+}  // namespace
 
 std::vector<std::string> PathSegmentNameProblems(std::string_view name, bool prefix) {
   if (!prefix && (name == "." || name == "..")) return {"may not be '" + std::string(name) + "'"};

@@ -22,22 +22,6 @@ enum class NameRule {
   kPathSegment,   // RBAC roles and bindings: any path segment (colons allowed)
 };
 
-// kube's name grammars (format only; callers check lengths), matched by hand, and the messages
-// that quote their regexes, shared with the per-kind validators (validation/primitives.h).
-bool MatchesDnsLabel(std::string_view s);          // [a-z0-9]([-a-z0-9]*[a-z0-9])?
-bool MatchesDnsSubdomain(std::string_view s);      // labels joined by '.'
-bool MatchesDns1035Label(std::string_view s);      // [a-z]([-a-z0-9]*[a-z0-9])?
-bool MatchesQualifiedNamePart(std::string_view s);  // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool MatchesLabelValue(std::string_view s);        // empty or a qualified name part
-extern const std::string_view kSubdomainMsg;
-extern const std::string_view kLabelMsg;
-extern const std::string_view kDns1035Msg;
-extern const std::string_view kQualifiedMsg;
-extern const std::string_view kLabelValueMsg;
-
-// kube's IsQualifiedName ("prefix/name" or "name") as errors at `field` quoting `key`.
-void ValidateQualifiedName(std::string_view key, const std::string& field, FieldErrors* errors);
-
 // Errors for metadata.name under `rule` (empty when valid).
 FieldErrors ValidateName(std::string_view name, NameRule rule, std::string_view field = "metadata.name");
 

@@ -24,6 +24,21 @@
 
 namespace kube::validation {
 
+// ---- Name grammars (defined in object_meta.cc, which validates names with them) ----
+
+// kube's name grammars (format only; callers check lengths), matched by hand, and the messages
+// that quote their regexes.
+bool MatchesDnsLabel(std::string_view s);          // [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool MatchesDnsSubdomain(std::string_view s);      // labels joined by '.'
+bool MatchesDns1035Label(std::string_view s);      // [a-z]([-a-z0-9]*[a-z0-9])?
+bool MatchesQualifiedNamePart(std::string_view s);  // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool MatchesLabelValue(std::string_view s);        // empty or a qualified name part
+extern const std::string_view kSubdomainMsg;
+extern const std::string_view kLabelMsg;
+extern const std::string_view kDns1035Msg;
+extern const std::string_view kQualifiedMsg;
+extern const std::string_view kLabelValueMsg;
+
 // ---- Field paths (field.Path's rendering) ----
 
 // "spec.containers": `path` + "." + `name`, or `name` alone when `path` is empty.
