@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
-                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 perl
+                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 perl tzdata
 
 .PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets
 

@@ -46,6 +46,11 @@ KindRules RulesFor(std::string_view group, std::string_view resource) {
   if (group.empty() && resource == "namespaces") r.name_rule = NameRule::kDnsLabel;
   if (group.empty() && resource == "services") r.name_rule = NameRule::kDns1035Label;
   if (group == "rbac.authorization.k8s.io") r.name_rule = NameRule::kPathSegment;
+  // A StatefulSet's name is its pods' hostname prefix; a CSR's any path segment.
+  if (group == "apps" && resource == "statefulsets") r.name_rule = NameRule::kDnsLabel;
+  if (group == "certificates.k8s.io" && resource == "certificatesigningrequests") {
+    r.name_rule = NameRule::kPathSegment;
+  }
 
   r.tracks_generation = In({{"apps", "deployments"}, {"apps", "replicasets"}, {"apps", "statefulsets"},
                             {"apps", "daemonsets"}, {"batch", "jobs"}, {"batch", "cronjobs"},

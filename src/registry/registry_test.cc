@@ -27,7 +27,15 @@ constexpr std::string_view kLabelValueMsg =
     "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const std::regex kRfc3339(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
 
-Object Deploy(std::string_view name) { return Named(name, {{"spec", {{"replicas", 1}}}}); }
+// A Deployment kube accepts: a selector its template's labels match, one container.
+Object Deploy(std::string_view name) {
+  return Named(name, {{"spec",
+                       {{"replicas", 1},
+                        {"selector", {{"matchLabels", {{"app", "d"}}}}},
+                        {"template",
+                         {{"metadata", {{"labels", {{"app", "d"}}}}},
+                          {"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}}}}}});
+}
 Object WithFinalizers(Object o, std::vector<std::string> f) {
   o["metadata"]["finalizers"] = f;
   return o;

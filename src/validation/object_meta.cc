@@ -7,13 +7,13 @@
 
 namespace kube::validation {
 
-namespace {
-
-// kube's name grammars, matched by hand: std::regex matches recursively, one stack frame per
+// kube's name grammars, matched by hand (declared in primitives.h for the kind validators): std::regex matches recursively, one stack frame per
 // character, so a long hostile name would exhaust the stack. Each matcher is the regex quoted in
 // the matching message below.
+namespace {
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+}  // namespace
 
 // [a-z0-9]([-a-z0-9]*[a-z0-9])?
 bool MatchesDnsLabel(std::string_view s) {
@@ -43,26 +43,28 @@ bool MatchesQualifiedNamePart(std::string_view s) {
 // (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?
 bool MatchesLabelValue(std::string_view s) { return s.empty() || MatchesQualifiedNamePart(s); }
 
-constexpr std::string_view kSubdomainMsg =
+extern const std::string_view kSubdomainMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
     "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
     "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-constexpr std::string_view kLabelMsg =
+extern const std::string_view kLabelMsg =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
     "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
     "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-constexpr std::string_view kDns1035Msg =
+extern const std::string_view kDns1035Msg =
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
     "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
     "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-constexpr std::string_view kQualifiedMsg =
+extern const std::string_view kQualifiedMsg =
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
     "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
     "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-constexpr std::string_view kLabelValueMsg =
+extern const std::string_view kLabelValueMsg =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
     "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
     "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+namespace {
 
 FieldError Invalid(std::string field, std::string_view value, std::string_view detail) {
   return FieldError{FieldError::Type::kInvalid, std::move(field), GoQuote(value), std::string(detail)};
