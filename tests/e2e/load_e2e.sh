@@ -27,7 +27,7 @@ PY
 
 loads=(--load "$td/crds" --load "$td/resources" --load "$td/operator" --load "$td/preload/canary-bundle.yaml")
 want=$(count_docs "$td/crds" "$td/resources" "$td/operator" "$td/preload/canary-bundle.yaml")
-start_server "${loads[@]}" --data-dir "$work/data"
+start_server "${loads[@]}" --data-dir "$work/data" --authorization-mode RBAC
 
 # ------------------------------------------------------------------ everything in at the first request
 expect "custom resources are there at once" '^route.net.fleet.example.com/admin +route.net.fleet.example.com/api' \
@@ -44,12 +44,14 @@ expect "its metrics Service got a cluster IP" '^10\.0\.0\.[0-9]+$' \
   k get svc fleet-controller-manager-metrics -n fleet-system -o 'jsonpath={.spec.clusterIP}'
 equal "the List file's items" "configmap/fleet-plan-enterprise configmap/fleet-plan-starter" \
   bash -c "$kubectl --cache-dir $KUBECACHEDIR get cm -n fleet-system -l fleet.example.com/plan -o name | sort | xargs"
-equal "the ClusterRoleBinding grants the operator's service account" "yes" \
+equal "the loaded ClusterRoleBinding grants the operator's service account (RBAC)" "yes" \
   k auth can-i list routes.net.fleet.example.com --as system:serviceaccount:fleet-system:fleet-controller-manager
+refuse "and no more than its ClusterRole says" '^no$' \
+  k auth can-i delete tenants.fleet.example.com --as system:serviceaccount:fleet-system:fleet-controller-manager
 expect "the loaded objects carry the loader's field manager" 'kube-apiserver-lite' \
   k get ns fleet-system -o 'jsonpath={.metadata.managedFields[0].manager}'
 expect "the start summary names address, store, authorization, loaded objects and time" \
-  "\"Serving\" address=\"http://127\\.0\\.0\\.1:[0-9]+\" store=\"$work/data\" authorization=\"AlwaysAllow\" loadedObjects=$want readyMs=[0-9]+" \
+  "\"Serving\" address=\"http://127\\.0\\.0\\.1:[0-9]+\" store=\"$work/data\" authorization=\"RBAC\" loadedObjects=$want readyMs=[0-9]+" \
   cat "$work/server.err"
 
 # ------------------------------------------------------------------ restart over --data-dir
