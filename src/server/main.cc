@@ -222,6 +222,8 @@ int Run(int argc, char** argv) {
     auto s = server::WriteKubeconfig(options.kubeconfig_out, serve_secure ? secure_url : plain_url, credentials);
     if (!s.ok()) return Fail(s.message());
   }
+  // What POST /admin/reset returns to: everything the server set up before it reports ready.
+  if (auto s = (*registry)->MarkInitialState(); !s.ok()) return Fail(s.ToString());
   if (serve_plain) std::printf("ready: %s\n", plain_url.c_str());
   if (serve_secure) std::printf("ready: %s\n", secure_url.c_str());
   std::fflush(stdout);
