@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/admin.h"
 #include "endpoints/authentication_reviews.h"
 #include "endpoints/authorization.h"
 #include "endpoints/responses.h"
@@ -146,6 +147,9 @@ HttpResponse ApiServer::Handle(const HttpRequest& request) {
 }
 
 HttpResponse ApiServer::Serve(const HttpRequest& request, const RequestInfo& info, const Query& query) {
+  if (!info.is_resource_request && IsAdminPath(request.path)) {
+    return ServeAdmin(registry_, request, info, /*authorize=*/options_.authorizer != nullptr, query.Bool("pretty"));
+  }
   if (!info.is_resource_request) return NonResource(request, info, query);
   return Resource(request, info, query);
 }

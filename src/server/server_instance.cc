@@ -200,6 +200,9 @@ Status ServerInstance::Start() {
       if (auto s = WriteKubeconfigText(options.kubeconfig_out, kubeconfig_); !s.ok()) return Fail(s);
     }
   }
+  // What Reset() (and POST /admin/reset) returns to: everything set up before the server reports
+  // ready, the preloaded manifests included.
+  if (auto s = p.registry->MarkInitialState(); !s.ok()) return Fail(s, true);
   time_to_ready_ = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   return Status::OK();
 }
@@ -219,17 +222,17 @@ Result<LoadSummary> ServerInstance::LoadManifests(const std::vector<std::string>
 // Reset and snapshots are the registry's (it owns every store and watch cache).
 Status ServerInstance::Reset() {
   if (parts_ == nullptr || parts_->registry == nullptr) return Status::Internal("the server is not started");
-  return Status::Internal("reset is not implemented in this build");
+  return parts_->registry->Reset();
 }
 
 Status ServerInstance::SaveSnapshot(const std::string& name) {
   if (parts_ == nullptr || parts_->registry == nullptr) return Status::Internal("the server is not started");
-  return Status::Internal("snapshots are not implemented in this build");
+  return parts_->registry->SaveSnapshot(name);
 }
 
 Status ServerInstance::RestoreSnapshot(const std::string& name) {
   if (parts_ == nullptr || parts_->registry == nullptr) return Status::Internal("the server is not started");
-  return Status::Internal("snapshots are not implemented in this build");
+  return parts_->registry->RestoreSnapshot(name);
 }
 
 std::string ServerInstance::StartSummary() const {
