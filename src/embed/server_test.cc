@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <mutex>
+#include <thread>
 
 namespace {
 
@@ -158,6 +160,78 @@ TEST_CASE("several servers in one process, each with its own state; a stopped se
   a.Stop();
   REQUIRE(a.Start().ok());
   CHECK(Get(a, "/api/v1/namespaces/default/configmaps/only-in-a")->status == 404);
+}
+
+}  // namespace
+
+namespace {
+
+int Post(const kube_apiserver_lite::Server& server, const std::string& path, const std::string& body) {
+  const Url u = Parse(server.url());
+  httplib::Client client(u.host, u.port);
+  auto r = client.Post(path, body, "application/json");
+  return r ? r->status : -1;
+}
+
+std::string ConfigMap(const std::string& name) {
+  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"("}})";
+}
+
+TEST_CASE("Reset returns to the state after Start(), preloaded manifests included; snapshots save and restore") {
+  kube_apiserver_lite::Options options;
+  options.manifests = {kTestdata + "/preload/canary-bundle.yaml"};
+  kube_apiserver_lite::Server server(options);
+  REQUIRE(server.Start().ok());
+  const std::string cms = "/api/v1/namespaces/default/configmaps";
+  CHECK(Post(server, cms, ConfigMap("before-save")) == 201);
+  REQUIRE(server.SaveSnapshot("one").ok());
+  CHECK(Post(server, cms, ConfigMap("after-save")) == 201);
+
+  REQUIRE(server.RestoreSnapshot("one").ok());
+  CHECK(Get(server, cms + "/before-save")->status == 200);
+  CHECK(Get(server, cms + "/after-save")->status == 404);
+
+  REQUIRE(server.Reset().ok());
+  CHECK(Get(server, cms + "/before-save")->status == 404);
+  // The preloaded CRD is still served and its objects are there.
+  CHECK(Get(server, "/apis/deploy.fleet.example.com/v1alpha1/namespaces/fleet-canary/canaries/api")->status == 200);
+  // A name used before the reset can be used again.
+  CHECK(Post(server, cms, ConfigMap("after-save")) == 201);
+
+  CHECK(server.RestoreSnapshot("never-saved").reason() == "NotFound");
+  server.Stop();
+  CHECK(server.Reset().reason() == "BadRequest");
+}
+
+TEST_CASE("a watch open across Reset ends with a 410 ERROR event, as after a compaction") {
+  kube_apiserver_lite::Server server;
+  REQUIRE(server.Start().ok());
+  const Url u = Parse(server.url());
+  std::mutex mu;
+  std::string events;  // guarded by mu
+  std::thread watcher([&] {
+    httplib::Client client(u.host, u.port);
+    client.set_read_timeout(std::chrono::seconds(20));
+    client.Get("/api/v1/namespaces/default/configmaps?watch=true", [&](const char* data, size_t n) {
+      std::lock_guard<std::mutex> lock(mu);
+      events.append(data, n);
+      return true;
+    });
+  });
+  auto seen = [&](const std::string& what) {
+    std::lock_guard<std::mutex> lock(mu);
+    return events.find(what) != std::string::npos;
+  };
+  // The watch is open once it reports the object created after it started.
+  for (int i = 0; i < 200 && !seen("first"); ++i) {
+    if (i % 20 == 0) Post(server, "/api/v1/namespaces/default/configmaps", ConfigMap("first" + std::to_string(i)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(server.Reset().ok());
+  watcher.join();  // the server ends the stream
+  CHECK(events.find("{\"type\":\"ADDED\"") != std::string::npos);
+  CHECK(events.find("{\"type\":\"ERROR\"") != std::string::npos);
+  CHECK(events.find("\"code\":410") != std::string::npos);
 }
 
 }  // namespace
