@@ -30,8 +30,8 @@ want=$(count_docs "$td/crds" "$td/resources" "$td/operator" "$td/preload/canary-
 start_server "${loads[@]}" --data-dir "$work/data" --authorization-mode RBAC
 
 # ------------------------------------------------------------------ everything in at the first request
-expect "custom resources are there at once" '^route.net.fleet.example.com/admin +route.net.fleet.example.com/api' \
-  k get routes -n fleet-demo -o name
+equal "custom resources are there at once" "route.net.fleet.example.com/admin route.net.fleet.example.com/api route.net.fleet.example.com/metrics" \
+  bash -c "$kubectl --cache-dir $KUBECACHEDIR get routes -n fleet-demo -o name | xargs"
 equal "the bundle's Canaries (written before their CRD and namespace)" "canary.deploy.fleet.example.com/api canary.deploy.fleet.example.com/web" \
   bash -c "$kubectl --cache-dir $KUBECACHEDIR get canaries -n fleet-canary -o name | xargs"
 equal "the CRD default applied to the Canary without steps" "100" \
