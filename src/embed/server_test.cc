@@ -66,7 +66,7 @@ TEST_CASE("a default server serves plain HTTP on a free loopback port with no cr
   CHECK(server.WriteKubeconfig(path.string()).reason() == "BadRequest");
 }
 
-TEST_CASE("manifests are created before Start() returns; LoadManifests adds more later") {
+TEST_CASE("manifests are created before Start() returns, and LoadManifests adds more later") {
   kube_apiserver_lite::Options options;
   options.manifests = {kTestdata + "/crds", kTestdata + "/resources"};
   kube_apiserver_lite::Server server(options);
@@ -142,7 +142,7 @@ TEST_CASE("TLS: an https URL, and a kubeconfig with the CA and an admin client c
   CHECK(r->body.find("User \\\"system:anonymous\\\" cannot list resource \\\"namespaces\\\"") != std::string::npos);
 }
 
-TEST_CASE("several servers in one process, each with its own state; a stopped server starts again fresh") {
+TEST_CASE("several servers in one process, each with its own state, and a stopped server starts again fresh") {
   kube_apiserver_lite::Server a, b;
   REQUIRE(a.Start().ok());
   REQUIRE(b.Start().ok());
@@ -177,7 +177,7 @@ std::string ConfigMap(const std::string& name) {
   return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"("}})";
 }
 
-TEST_CASE("Reset returns to the state after Start(), preloaded manifests included; snapshots save and restore") {
+TEST_CASE("Reset returns to the state after Start() (preloaded manifests included), snapshots save and restore") {
   kube_apiserver_lite::Options options;
   options.manifests = {kTestdata + "/preload/canary-bundle.yaml"};
   kube_apiserver_lite::Server server(options);
