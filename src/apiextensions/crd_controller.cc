@@ -57,11 +57,17 @@ Status CrdController::Start() {
     dirty_.insert(retry.begin(), retry.end());
   }
   const uint64_t from = std::stoull(list->resource_version.empty() ? "0" : list->resource_version);
+  restore_listener_ = registry_->AddRestoreListener(registry::RestoreListener{
+      .before = [this] { PauseForRestore(); }, .after = [this](int64_t) { ResyncAfterRestore(); }});
   thread_ = std::thread([this, from] { Run(from); });
   return Status::OK();
 }
 
 void CrdController::Stop() {
+  if (restore_listener_ != 0) {
+    registry_->RemoveRestoreListener(restore_listener_);
+    restore_listener_ = 0;
+  }
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
@@ -105,13 +111,24 @@ void CrdController::Run(uint64_t from_revision) {
       const auto wait = pending ? std::chrono::milliseconds(0) : kRetryInterval;
       const auto next = (*stream)->NextEvent(&event, storage::Clock::now() + wait);
       if (next == storage::WatchStream::Next::kClosed) break;
+      if (next == storage::WatchStream::Next::kEvent && event.type == storage::WatchEventType::kError) {
+        // 410 (a restore, or history gone): watching again from "0" replays every stored CRD as
+        // ADDED; the served ones that are no longer stored are looked at too.
+        from = std::to_string(0);
+        MarkServed();
+        break;
+      }
       if (next == storage::WatchStream::Next::kEvent && event.object &&
-          event.type != storage::WatchEventType::kBookmark && event.type != storage::WatchEventType::kError) {
+          event.type != storage::WatchEventType::kBookmark) {
         const std::string name = NameOf(*event.object);
         from = (*event.object)["metadata"].value("resourceVersion", from);
         {
           std::lock_guard lock(mu_);
-          dirty_.insert(name);
+          // A relist replays every CRD; one synced at this very version needs nothing.
+          auto synced = synced_rv_.find(name);
+          const bool current = event.type != storage::WatchEventType::kDeleted && synced != synced_rv_.end() &&
+                               synced->second == from;
+          if (!current) dirty_.insert(name);
         }
         // Names another CRD of the group was waiting for may have been freed.
         if (event.type == storage::WatchEventType::kDeleted) MarkGroup(GroupOf(*event.object));
@@ -119,20 +136,84 @@ void CrdController::Run(uint64_t from_revision) {
       }
       std::set<std::string> work;
       {
-        std::lock_guard lock(mu_);
+        std::unique_lock lock(mu_);
+        // A restore in progress: its own resync covers what is dirty now.
+        cv_.wait(lock, [&] { return stopping_ || !paused_; });
+        if (stopping_) return;
         work.swap(dirty_);
+        in_sync_ = true;
       }
       std::set<std::string> again;
       for (const auto& name : work) {
         if (!Sync(name)) again.insert(name);
       }
+      std::unique_lock lock(mu_);
+      in_sync_ = false;
+      cv_.notify_all();
       if (!again.empty()) {
-        std::unique_lock lock(mu_);
         dirty_.insert(again.begin(), again.end());
         if (cv_.wait_for(lock, kRetryInterval, [&] { return stopping_; })) return;
       }
     }
   }
+}
+
+void CrdController::MarkServed() {
+  // The stored ones come back through the replay from "0"; those no longer stored do not.
+  auto served = registry_->CustomResources();
+  auto list = crds_->List("", storage::ListOptions{.resource_version = "0"});
+  std::set<std::string> stored;
+  if (list.ok()) {
+    for (const auto& crd : list->items) stored.insert(NameOf(*crd));
+  }
+  std::lock_guard lock(mu_);
+  for (const auto& [name, set] : served->sets) {
+    if (!list.ok() || !stored.contains(name)) dirty_.insert(name);
+  }
+}
+
+void CrdController::PauseForRestore() {
+  std::unique_lock lock(mu_);
+  paused_ = true;
+  cv_.wait(lock, [&] { return !in_sync_; });
+}
+
+void CrdController::ResyncAfterRestore() {
+  // Every stored CRD whose object changed since it was last synced, and every served CRD that
+  // is no longer stored; an unchanged CRD keeps its serving as is.
+  std::set<std::string> names;
+  auto list = crds_->List("", storage::ListOptions{});
+  if (list.ok()) {
+    std::lock_guard lock(mu_);
+    for (const auto& crd : list->items) {
+      const std::string name = NameOf(*crd);
+      const std::string rv = (*crd)["metadata"].value("resourceVersion", "");
+      auto it = synced_rv_.find(name);
+      if (it == synced_rv_.end() || it->second != rv) names.insert(name);
+    }
+  }
+  std::set<std::string> stored;
+  if (list.ok()) {
+    for (const auto& crd : list->items) stored.insert(NameOf(*crd));
+  }
+  const auto served = registry_->CustomResources();
+  for (const auto& [name, set] : served->sets) {
+    if (!list.ok() || !stored.contains(name)) names.insert(name);
+  }
+  std::set<std::string> again;
+  for (const auto& name : names) {
+    if (!Sync(name)) again.insert(name);
+  }
+  // Siblings may have freed or taken names from each other: one more pass as at start.
+  if (names.size() > 1) {
+    for (const auto& name : names) Sync(name);
+  }
+  {
+    std::lock_guard lock(mu_);
+    dirty_.insert(again.begin(), again.end());
+    paused_ = false;
+  }
+  cv_.notify_all();
 }
 
 Status CrdController::UpdateStatus(const std::string& name, const json& status) {
@@ -150,7 +231,11 @@ Status CrdController::UpdateStatus(const std::string& name, const json& status) 
 bool CrdController::Sync(const std::string& name) {
   auto got = crds_->Get("", name, storage::GetOptions{});
   if (!got.ok()) {
-    if (got.status().IsNotFound()) registry_->StopServingCustomResources(name);
+    if (got.status().IsNotFound()) {
+      registry_->StopServingCustomResources(name);
+      std::lock_guard lock(mu_);
+      synced_rv_.erase(name);
+    }
     return got.status().IsNotFound();
   }
   if (Member((**got), "metadata").contains("deletionTimestamp")) return SyncTerminating(**got);
@@ -176,7 +261,11 @@ bool CrdController::Sync(const std::string& name) {
   if (changed) {
     Status s = UpdateStatus(name, crd["status"]);
     if (!s.ok()) return s.IsNotFound();
+    // Our own status write comes back through the watch and is synced then.
+    return true;
   }
+  std::lock_guard lock(mu_);
+  synced_rv_[name] = crd["metadata"].value("resourceVersion", "");
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "auth/rbac_index.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <chrono>
 
@@ -42,6 +44,10 @@ const char* RbacResource(RbacKind kind) {
 RbacIndex::~RbacIndex() { Stop(); }
 
 void RbacIndex::Stop() {
+  if (registry_ != nullptr && restore_listener_ != 0) {
+    registry_->RemoveRestoreListener(restore_listener_);
+    restore_listener_ = 0;
+  }
   stopping_ = true;
   for (auto& t : watchers_) {
     if (t.joinable()) t.join();
@@ -50,6 +56,15 @@ void RbacIndex::Stop() {
 
 void RbacIndex::Apply(RbacKind kind, const storage::Object& obj, bool deleted) {
   std::unique_lock lock(mu_);
+  ApplyLocked(kind, obj, deleted);
+}
+
+void RbacIndex::ApplyWatched(RbacKind kind, const storage::Object& obj, bool deleted) {
+  uint64_t rv = 0;
+  const std::string rv_text = Meta(obj, "resourceVersion");
+  std::from_chars(rv_text.data(), rv_text.data() + rv_text.size(), rv);
+  std::unique_lock lock(mu_);
+  if (rv != 0 && rv <= listed_rv_[static_cast<int>(kind)]) return;
   ApplyLocked(kind, obj, deleted);
 }
 
@@ -242,7 +257,12 @@ size_t RbacIndex::BindingCount() const {
 Status RbacIndex::Relist(const registry::StorePtr& store, RbacKind kind, std::string* resource_version) {
   auto list = store->List("", storage::ListOptions{});
   if (!list.ok()) return list.status();
+  uint64_t rv = 0;
+  std::from_chars(list->resource_version.data(), list->resource_version.data() + list->resource_version.size(), rv);
+  *resource_version = list->resource_version;
   std::unique_lock lock(mu_);
+  // Two relists may race (a watch thread's and a restore's): the newer list wins.
+  if (rv < listed_rv_[static_cast<int>(kind)]) return Status::OK();
   switch (kind) {
     case RbacKind::kClusterRole: cluster_roles_.clear(); break;
     case RbacKind::kRole: roles_.clear(); break;
@@ -250,11 +270,26 @@ Status RbacIndex::Relist(const registry::StorePtr& store, RbacKind kind, std::st
     case RbacKind::kRoleBinding: role_bindings_.clear(); break;
   }
   for (const auto& item : list->items) ApplyLocked(kind, *item, false);
-  *resource_version = list->resource_version;
+  listed_rv_[static_cast<int>(kind)] = rv;
   return Status::OK();
 }
 
 Status RbacIndex::Follow(registry::ApiRegistry* registry) {
+  std::vector<std::pair<RbacKind, registry::StorePtr>> stores;
+  for (RbacKind kind : {RbacKind::kClusterRole, RbacKind::kRole, RbacKind::kClusterRoleBinding, RbacKind::kRoleBinding}) {
+    if (auto store = registry->Find(kRbacGroup, "v1", RbacResource(kind))) stores.emplace_back(kind, std::move(store));
+  }
+  registry_ = registry;
+  // The watches end with 410 on a restore and relist on their own, but authorization must
+  // follow the restored bindings as soon as the restore returns.
+  restore_listener_ = registry->AddRestoreListener(registry::RestoreListener{
+      .after = [this, stores](int64_t) {
+        for (const auto& [kind, store] : stores) {
+          std::string rv;
+          Status s = Relist(store, kind, &rv);
+          (void)s;  // the watch thread relists again once its watch ends
+        }
+      }});
   for (RbacKind kind : {RbacKind::kClusterRole, RbacKind::kRole, RbacKind::kClusterRoleBinding, RbacKind::kRoleBinding}) {
     auto store = registry->Find(kRbacGroup, "v1", RbacResource(kind));
     if (!store) return Status::Internal(std::string("rbac: ") + RbacResource(kind) + " are not served");
@@ -277,7 +312,7 @@ void RbacIndex::Watch(registry::StorePtr store, RbacKind kind, std::string resou
         if (event.type == storage::WatchEventType::kError) break;
         if (!event.object) continue;
         if (event.type != storage::WatchEventType::kBookmark) {
-          Apply(kind, *event.object, event.type == storage::WatchEventType::kDeleted);
+          ApplyWatched(kind, *event.object, event.type == storage::WatchEventType::kDeleted);
         }
         resource_version = Meta(*event.object, "resourceVersion");
       }

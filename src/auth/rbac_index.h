@@ -39,7 +39,8 @@ class RbacIndex {
   RbacIndex& operator=(const RbacIndex&) = delete;
 
   // Lists the four resources (replacing what the index holds) and follows their watches on
-  // background threads until destruction. The registry must outlive the index.
+  // background threads until destruction. A state restore of the registry (Reset,
+  // RestoreSnapshot) relists all four before it returns. The registry must outlive the index.
   Status Follow(registry::ApiRegistry* registry);
 
   // Ends the watches (joins their threads); the index keeps what it holds. Idempotent; the
@@ -93,6 +94,8 @@ class RbacIndex {
   static std::vector<const Binding*> Candidates(const SubjectIndex& index, const UserInfo& user);
   Rules RoleRulesLocked(const RoleRef& ref, std::string_view ns, std::string* error) const;
   void Watch(registry::StorePtr store, RbacKind kind, std::string resource_version);
+  // A watch event: applied unless a relist already covered its resourceVersion.
+  void ApplyWatched(RbacKind kind, const storage::Object& obj, bool deleted);
   Status Relist(const registry::StorePtr& store, RbacKind kind, std::string* resource_version);
 
   mutable std::shared_mutex mu_;
@@ -101,8 +104,14 @@ class RbacIndex {
   SubjectIndex cluster_bindings_;                            // guarded by mu_
   std::map<std::string, SubjectIndex, std::less<>> role_bindings_;  // by namespace; guarded by mu_
 
+  // Per kind, the resourceVersion of the last relist: older watch events are stale (a restore's
+  // relist may overtake the watch threads). Guarded by mu_.
+  uint64_t listed_rv_[4] = {0, 0, 0, 0};
+
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> watchers_;
+  registry::ApiRegistry* registry_ = nullptr;
+  uint64_t restore_listener_ = 0;
 };
 
 }  // namespace kube::auth

@@ -81,6 +81,24 @@ void CacheWatcher::Terminate() {
   cv_.notify_all();
 }
 
+void CacheWatcher::TerminateExpired(uint64_t revision) {
+  std::lock_guard lock(mu_);
+  if (closed_) return;
+  closed_ = true;
+  queue_.clear();
+  final_error_ = WatchEvent{WatchEventType::kError, nullptr,
+                            Status::Expired("too old resource version: " + std::to_string(last_queued_rv_) +
+                                            " (" + std::to_string(revision) + ")")};
+  cv_.notify_all();
+}
+
+storage::WatchStream::Next CacheWatcher::FinishLocked(WatchEvent* event) {
+  if (!final_error_) return storage::WatchStream::Next::kClosed;
+  *event = std::move(*final_error_);
+  final_error_.reset();
+  return storage::WatchStream::Next::kEvent;
+}
+
 bool CacheWatcher::closed() const {
   std::lock_guard lock(mu_);
   return closed_;
@@ -105,8 +123,12 @@ void CacheWatcher::MaybeBookmark(Clock::time_point now, uint64_t rv) {
 storage::WatchStream::Next CacheWatcher::NextEvent(WatchEvent* event, Clock::time_point deadline) {
   using Next = storage::WatchStream::Next;
   // The interval is the consumer's alone: replay it without holding the lock.
+  auto finish = [this, event] {
+    std::lock_guard lock(mu_);
+    return FinishLocked(event);
+  };
   while (initial_pos_ < interval_.initial.size()) {
-    if (closed()) return Next::kClosed;
+    if (closed()) return finish();
     const CachedObject& obj = interval_.initial[initial_pos_++];
     if (settings_.filter.predicate.MatchesAttrs(obj.attrs)) {
       *event = WatchEvent{WatchEventType::kAdded, obj.object, {}};
@@ -114,13 +136,14 @@ storage::WatchStream::Next CacheWatcher::NextEvent(WatchEvent* event, Clock::tim
     }
   }
   while (events_pos_ < interval_.events.size()) {
-    if (closed()) return Next::kClosed;
+    if (closed()) return finish();
     auto converted = settings_.filter.Convert(*interval_.events[events_pos_++]);
     if (converted) {
       *event = std::move(*converted);
       return Next::kEvent;
     }
   }
+  if (closed()) return finish();
   if (interval_.end_bookmark) {
     *event = std::move(*interval_.end_bookmark);
     interval_.end_bookmark.reset();
@@ -134,7 +157,7 @@ storage::WatchStream::Next CacheWatcher::NextEvent(WatchEvent* event, Clock::tim
       cv_.notify_all();  // the dispatcher may be waiting for room
       return Next::kEvent;
     }
-    if (closed_) return Next::kClosed;
+    if (closed_) return FinishLocked(event);
     if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && queue_.empty() && !closed_) {
       return Next::kTimeout;
     }

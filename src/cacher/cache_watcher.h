@@ -65,6 +65,10 @@ class CacheWatcher {
   bool AddBlocking(const CacheEvent& e, Clock::time_point until);
   // Closes the stream without an ERROR (slow watcher, re-initialisation, shutdown).
   void Terminate();
+  // Ends the stream as a compaction ends kube's watches, after a state restore at `revision`:
+  // what is still queued is dropped and one ERROR 410 Expired ("too old resource version")
+  // follows.
+  void TerminateExpired(uint64_t revision);
   // Queues a BOOKMARK at `rv` if one is due and there is room (never blocks).
   void MaybeBookmark(Clock::time_point now, uint64_t rv);
   bool closed() const;
@@ -74,6 +78,8 @@ class CacheWatcher {
 
  private:
   void ScheduleNextBookmarkLocked(Clock::time_point now);
+  // On a closed watcher: the final ERROR if one is due (kEvent), else kClosed.
+  storage::WatchStream::Next FinishLocked(storage::WatchEvent* event);
 
   const Settings settings_;
   Interval interval_;       // consumer only
@@ -85,6 +91,8 @@ class CacheWatcher {
   std::deque<storage::WatchEvent> queue_;  // guarded by mu_
   uint64_t last_queued_rv_ = 0;            // guarded by mu_
   bool closed_ = false;                    // guarded by mu_
+  // Delivered once after closing (TerminateExpired). Guarded by mu_.
+  std::optional<storage::WatchEvent> final_error_;
   std::optional<Clock::time_point> next_bookmark_;  // guarded by mu_
 };
 

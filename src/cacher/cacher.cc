@@ -92,6 +92,7 @@ void Cacher::Impl::RunReflectorOnce() {
   o.send_initial_events = true;
   o.predicate.allow_watch_bookmarks = true;
   o.progress_notify = true;
+  o.report_restores = true;
   auto stream = storage_->Watch(prefix_, o);
   if (!stream.ok()) return;
   {
@@ -112,6 +113,17 @@ void Cacher::Impl::RunReflectorOnce() {
       ProcessEvent(event);
       continue;
     }
+    if (event.restored) {
+      // Not expected before the initial events end, but harmless: the list absorbs it.
+      for (auto& [key, obj] : CachedChanges(*event.restored)) {
+        if (obj.object) {
+          initial.insert_or_assign(key, std::move(obj));
+        } else {
+          initial.erase(key);
+        }
+      }
+      continue;
+    }
     if (event.type == WatchEventType::kAdded) {
       initial.emplace(KeyOf(*event.object), CachedObject{event.object, AttrsOf(*event.object)});
     } else if (event.type == WatchEventType::kBookmark) {
@@ -129,9 +141,30 @@ void Cacher::Impl::RunReflectorOnce() {
   progress_requested_rv_ = 0;
 }
 
+std::vector<std::pair<std::string, CachedObject>> Cacher::Impl::CachedChanges(
+    const std::vector<storage::RestoredChange>& changes) const {
+  std::vector<std::pair<std::string, CachedObject>> out;
+  out.reserve(changes.size());
+  for (const auto& c : changes) {
+    out.emplace_back(c.key, c.object ? CachedObject{c.object, AttrsOf(*c.object)} : CachedObject{});
+  }
+  return out;
+}
+
+void Cacher::Impl::ProcessRestore(const std::vector<storage::RestoredChange>& changes, uint64_t rv) {
+  // Selector attributes are computed before taking the lock that readers wait on.
+  auto cached = CachedChanges(changes);
+  std::lock_guard lock(mu_);
+  // Watchers go first, so none is handed a restored object with a revision its history skipped.
+  ExpireAllWatchersLocked(rv);
+  cache_.Restore(std::move(cached), rv);
+  fresh_cv_.notify_all();
+}
+
 void Cacher::Impl::ProcessEvent(const storage::WatchEvent& event) {
   auto rv = storage::ParseResourceVersion(storage::ObjectResourceVersion(*event.object));
   if (!rv.ok()) return;
+  if (event.restored) return ProcessRestore(*event.restored, *rv);
   if (event.type == WatchEventType::kBookmark) {
     // Storage progress: the cache is current up to rv even if nothing of ours changed. Not
     // forwarded to clients; the cacher's own bookmarks use it.

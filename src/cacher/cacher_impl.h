@@ -44,6 +44,11 @@ class Cacher::Impl {
   // One initialisation plus the event stream that follows it; returns when the stream ends.
   void RunReflectorOnce();
   void ProcessEvent(const storage::WatchEvent& event);
+  // A state restore at `rv` (a BOOKMARK carrying WatchEvent::restored): every watcher ends with
+  // ERROR 410 Expired, the changes are applied at once and the event buffer is forgotten.
+  void ProcessRestore(const std::vector<storage::RestoredChange>& changes, uint64_t rv);
+  std::vector<std::pair<std::string, CachedObject>> CachedChanges(
+      const std::vector<storage::RestoredChange>& changes) const;
   std::string KeyOf(const storage::Object& obj) const;
   storage::Attrs AttrsOf(const storage::Object& obj) const;
   // 429 with kube's Retry-After growth for an initialising cache.
@@ -63,6 +68,8 @@ class Cacher::Impl {
   Result<storage::WatchStreamPtr> Watch(std::string_view key, const storage::ListOptions& options);
   void Dispatch(const CacheEventPtr& event);
   void TerminateAllWatchersLocked();
+  // Ends every watcher with ERROR 410 Expired after a state restore at `rv`.
+  void ExpireAllWatchersLocked(uint64_t rv);
   void TickerLoop();
   size_t WatcherQueueCapacityLocked() const;
 

@@ -322,4 +322,53 @@ TEST_CASE("cacher: a consistent watch-list waits for the current revision") {
                                  "BOOKMARK@" + std::to_string(s.kv->CurrentRevision()) + "+end"});
 }
 
+TEST_CASE("cacher: a state restore ends every watch with ERROR 410 and swaps the cache in place") {
+  CacheStack s;
+  s.WaitFresh(0);
+  auto kept = MustCreate(*s.cacher, Pod("ns", "kept"));
+  auto edited = MustCreate(*s.cacher, Pod("ns", "edited"));
+  auto saved = s.kv->SaveState();
+  REQUIRE(saved.ok());
+  storage::Object edit = Pod("ns", "edited");
+  edit["metadata"]["labels"]["x"] = "y";
+  auto updated = s.cacher->GuaranteedUpdate(PodKey("ns", "edited"), false, nullptr,
+                                            [&](const storage::Object&, const storage::ResponseMeta&,
+                                                std::optional<uint64_t>*) -> Result<storage::Object> { return edit; },
+                                            nullptr);
+  REQUIRE(updated.ok());
+  auto added = MustCreate(*s.cacher, Pod("ns", "added"));
+  s.WaitFresh(RV(*added));
+  const int64_t before = RV(*added);
+  auto client = MustWatch(*s.cacher, "/pods", Recursive(std::to_string(before)));
+  auto old_client = MustWatch(*s.cacher, "/pods", Recursive(std::to_string(RV(*kept))));
+  const int lists = s.controllable->lists;
+
+  auto restored = s.kv->RestoreState(**saved);
+  REQUIRE(restored.ok());
+  s.WaitFresh(*restored);
+  // Ended as a compaction ends them, with the revision the client had and the restore's.
+  CHECK(NextEvents(*client, 1) == std::vector<std::string>{"ERROR 410 Expired"});
+  WatchEvent e;
+  CHECK(client->NextEvent(&e, Clock::now() + 1s) == WatchStream::Next::kClosed);
+  // One that still had history to replay ends too: what it had not read yet is dropped.
+  CHECK(NextEvents(*old_client, 1) == std::vector<std::string>{"ERROR 410 Expired"});
+
+  // The cache holds the restored state at once, without relisting storage.
+  auto list = s.cacher->GetList("/pods", Recursive("0"));
+  REQUIRE(list.ok());
+  CHECK(Names(list->items) == "ns/edited ns/kept");
+  CHECK(list->resource_version == std::to_string(*restored));
+  CHECK(s.controllable->lists == lists);
+  auto got = s.cacher->Get(PodKey("ns", "edited"), storage::GetOptions{.resource_version = "0"});
+  REQUIRE(got.ok());
+  CHECK(RV(**got) == *restored);
+  CHECK(!(**got)["metadata"].contains("labels"));
+  // Watches from before the restore are too old; from it on they work.
+  auto too_old = MustWatch(*s.cacher, "/pods", Recursive(std::to_string(before)));
+  CHECK(NextEvents(*too_old, 1) == std::vector<std::string>{"ERROR 410 Expired"});
+  auto fresh = MustWatch(*s.cacher, "/pods", Recursive(std::to_string(*restored)));
+  auto later = MustCreate(*s.cacher, Pod("ns", "later"));
+  CHECK(NextEvents(*fresh, 1) == std::vector<std::string>{"ADDED ns/later@" + std::to_string(RV(*later))});
+}
+
 }  // namespace kube::cacher

@@ -145,6 +145,11 @@ void Cacher::Impl::TerminateAllWatchersLocked() {
   watchers_ = std::make_shared<WatcherList>();
 }
 
+void Cacher::Impl::ExpireAllWatchersLocked(uint64_t rv) {
+  for (const auto& w : *watchers_) w->TerminateExpired(rv);
+  watchers_ = std::make_shared<WatcherList>();
+}
+
 void Cacher::Impl::TickerLoop() {
   std::mt19937 rng{std::random_device{}()};
   std::uniform_real_distribution<double> jitter(0.0, 0.25);

@@ -17,6 +17,22 @@ void WatchCache::Replace(std::map<std::string, CachedObject> objects, uint64_t r
   removed_since_relist_ = false;
 }
 
+void WatchCache::Restore(std::vector<std::pair<std::string, CachedObject>> changes,
+                         uint64_t resource_version) {
+  for (auto& [key, obj] : changes) {
+    if (obj.object) {
+      objects_.insert_or_assign(std::move(key), std::move(obj));
+    } else if (auto it = objects_.find(key); it != objects_.end()) {
+      objects_.erase(it);
+    }
+  }
+  events_.clear();
+  capacity_ = std::max<size_t>(1, options_.min_event_capacity);
+  resource_version_ = std::max(resource_version_, resource_version);
+  list_resource_version_ = resource_version_;
+  removed_since_relist_ = false;
+}
+
 void WatchCache::MakeRoomLocked(Clock::time_point now) {
   if (events_.size() < capacity_) return;
   const size_t upper = std::max(options_.max_event_capacity, options_.min_event_capacity);

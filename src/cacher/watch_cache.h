@@ -47,6 +47,11 @@ class WatchCache {
   // Replaces the whole state after a (re-)list at `resource_version`; clears the event buffer.
   void Replace(std::map<std::string, CachedObject> objects, uint64_t resource_version);
 
+  // Applies the changes of a state restore at `resource_version` (a null object deletes its
+  // key) without buffering events, and forgets the buffered ones: the restore compacted history,
+  // so watches from before it are too old.
+  void Restore(std::vector<std::pair<std::string, CachedObject>> changes, uint64_t resource_version);
+
   // Applies one storage event and buffers it. `object` is what storage delivered (for DELETED:
   // the last state at the deletion revision).
   CacheEventPtr Apply(storage::WatchEventType type, std::string key, storage::ObjectPtr object,

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/admin.h"
 #include "endpoints/authentication_reviews.h"
 #include "endpoints/authorization.h"
 #include "endpoints/connect_subresources.h"
@@ -188,6 +189,9 @@ const char* ApiServer::InstrumentedComponent(const RequestInfo& info) const {
 }
 
 HttpResponse ApiServer::Serve(const HttpRequest& request, const RequestInfo& info, const Query& query) {
+  if (!info.is_resource_request && IsAdminPath(request.path)) {
+    return ServeAdmin(registry_, request, info, /*authorize=*/options_.authorizer != nullptr, query.Bool("pretty"));
+  }
   if (!info.is_resource_request) return NonResource(request, info, query);
   return Resource(request, info, query);
 }

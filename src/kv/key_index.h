@@ -49,6 +49,15 @@ class KeyIndex {
     }
   }
 
+  // Calls fn(key, latest) for every key whose newest version is live, in key order (every key
+  // of the store, unbounded by a range).
+  template <class Fn>
+  void ForEachLatestLive(Fn&& fn) const {
+    for (const auto& [key, history] : keys_) {
+      if (!history.empty() && !history.back().tombstone) fn(key, history.back());
+    }
+  }
+
   // Forgets, for every key, all versions <= compact_revision except the newest one; that one is
   // forgotten too when it is a tombstone (etcd's compaction rule). Appends every forgotten
   // (key, revision) to `removed` so the caller can delete the values.

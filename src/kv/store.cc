@@ -37,6 +37,7 @@ Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   auto impl = std::make_unique<Impl>();
   impl->options = options;
+  impl->id = NewStoreId();
 
   rocksdb::Options db_options;
   db_options.create_if_missing = true;

@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "kv/options.h"
+#include "kv/state_snapshot.h"
 #include "kv/types.h"
 #include "util/status.h"
 
@@ -86,6 +87,24 @@ class Store {
   // kExpired when revision <= CompactRevision() and kTimeout/ResourceVersionTooLarge when it is
   // above the current revision.
   Status Compact(int64_t revision);
+
+  // Copies the live state at the current revision: every live key's value, mod revision and
+  // lease (see state_snapshot.h). Reads every value once; writers are not blocked meanwhile.
+  Result<StateSnapshotPtr> SaveState() const;
+
+  // Makes the live state equal to `snapshot`'s in one new revision R, which is always taken,
+  // even when nothing differs (so a restore is observable and its revision unique):
+  //   * a key whose live mod revision differs from the snapshot's is put with the snapshot's
+  //     value (a new version at R: restored values never reuse an old revision), with the
+  //     snapshot's lease if it still exists;
+  //   * a live key the snapshot lacks is deleted at R;
+  //   * a key whose mod revision equals the snapshot's is untouched and keeps its revision.
+  // Then history is compacted at R (reads and watches from before R fail with kExpired /
+  // kCompacted, as after Compact), and every watcher reaching R receives one kRestored response
+  // with its range's changes — also when none of them matches it. Returns R.
+  Result<int64_t> RestoreState(const StateSnapshot& snapshot);
+  // The revision of the latest RestoreState since the store was opened, 0 if none.
+  int64_t RestoreRevision() const;
 
   // Grants a lease of `ttl_seconds`; keys put with it are deleted together, at one revision,
   // when it expires.

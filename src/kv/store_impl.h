@@ -38,6 +38,9 @@
 
 namespace kube::kv {
 
+// A process-unique store id (store_state.cc).
+uint64_t NewStoreId();
+
 using Clock = std::chrono::steady_clock;
 
 struct WatcherState {
@@ -86,6 +89,8 @@ struct Store::Impl {
   KeyIndex index;
   std::atomic<int64_t> current{1};
   std::atomic<int64_t> compact{0};
+  // Revision of the latest RestoreState (0: none); written with `compact` under index_mu.
+  std::atomic<int64_t> restored{0};
   // Highest revision whose events have been handed to every synced watcher.
   std::atomic<int64_t> published{1};
   // Progress requesters waiting for `published` to reach the revision they saw as current. The
@@ -95,6 +100,12 @@ struct Store::Impl {
   std::atomic<int> published_waiters{0};
 
   std::vector<std::shared_ptr<WatcherState>> synced;  // guarded by write_mu
+  // Identifies this store in the snapshots it takes (unique in the process).
+  uint64_t id = 0;
+  // Keys the latest restores wrote and left unchanged since: key -> {revision of that restore,
+  // the mod revision of the snapshot version it wrote}. Written under write_mu and index_mu;
+  // read under either.
+  std::map<std::string, std::pair<int64_t, int64_t>, std::less<>> restored_from;
   std::map<int64_t, Lease> leases;                     // guarded by write_mu
   int64_t next_lease_id = 1;                           // guarded by write_mu
 
@@ -118,19 +129,22 @@ struct Store::Impl {
   Status CheckReadRevisionLocked(int64_t revision) const;
 
   // --- store_write.cc
-  // Commits `mutations` as one revision and returns it. REQUIRES: write_mu held, and every
-  // delete names a live key.
-  Result<int64_t> ApplyLocked(const std::vector<Mutation>& mutations);
+  // Commits `mutations` as one revision and returns it. With `restore`, the revision is a
+  // RestoreState: history is compacted at it before watchers are told, and they get kRestored.
+  // REQUIRES: write_mu held, and every delete names a live key.
+  Result<int64_t> ApplyLocked(const std::vector<Mutation>& mutations, bool restore = false);
   // Applies `m` if the key's live mod revision equals `expected_mod_revision` (any, when unset);
   // a delete of an absent key never applies. REQUIRES: write_mu held.
   Result<TxnResult> CompareAndApplyLocked(Mutation m, std::optional<int64_t> expected_mod_revision);
-  Status CompactLocked(int64_t revision);
+  // With `restore`, also records `revision` as the latest RestoreState's.
+  Status CompactLocked(int64_t revision, bool restore = false);
   Status RevokeLeaseLocked(int64_t lease_id);
   void ExpireLeases();
 
   // --- watcher.cc
-  // Hands the events of one revision to the synced watchers. REQUIRES: write_mu held.
-  void FanOutLocked(int64_t revision, const std::vector<EventPtr>& events);
+  // Hands the events of one revision to the synced watchers (as kRestored to every one of them
+  // when `restored`). REQUIRES: write_mu held.
+  void FanOutLocked(int64_t revision, const std::vector<EventPtr>& events, bool restored = false);
   // Reads up to `max_revisions` revisions of history from `from` for `w`. Returns the responses
   // and sets *next to the first revision not read; kExpired when `from` is compacted.
   Status ReadHistory(const WatcherState& w, int64_t from, int64_t max_revisions,

@@ -25,7 +25,7 @@ int64_t UnixMillis() {
 
 }  // namespace
 
-Result<int64_t> Store::Impl::ApplyLocked(const std::vector<Mutation>& mutations) {
+Result<int64_t> Store::Impl::ApplyLocked(const std::vector<Mutation>& mutations, bool restore) {
   const int64_t rev = current.load() + 1;
   rocksdb::WriteBatch batch;
   std::vector<std::pair<std::string, IndexedRevision>> applied;
@@ -84,7 +84,13 @@ Result<int64_t> Store::Impl::ApplyLocked(const std::vector<Mutation>& mutations)
     for (const auto& [key, r] : applied) index.Append(key, r);
     current.store(rev);
   }
-  FanOutLocked(rev, events);
+  if (restore) {
+    // Before any watcher hears of the revision: whoever reads history from before it from now on
+    // is told it is compacted rather than handed part of the replaced state.
+    Status compacted = CompactLocked(rev, /*restore=*/true);
+    if (!compacted.ok()) return compacted;
+  }
+  FanOutLocked(rev, events, restore);
   return rev;
 }
 
@@ -141,7 +147,7 @@ Status Store::Compact(int64_t revision) {
   return impl_->CompactLocked(revision);
 }
 
-Status Store::Impl::CompactLocked(int64_t revision) {
+Status Store::Impl::CompactLocked(int64_t revision, bool restore) {
   std::vector<std::pair<std::string, int64_t>> removed;
   {
     std::unique_lock lock(index_mu);
@@ -154,6 +160,7 @@ Status Store::Impl::CompactLocked(int64_t revision) {
     // The logical boundary moves first: from here on no reader resolves a version that the
     // deletes below remove, and readers that already did hold a RocksDB snapshot.
     compact.store(revision);
+    if (restore) restored.store(revision);
     index.Compact(revision, &removed);
   }
   rocksdb::WriteBatch batch;

@@ -72,6 +72,10 @@ struct WatchResponse {
     kProgress,   // every matching event <= `revision` has been delivered before this response
     kCompacted,  // the start revision was compacted; the watcher is canceled
     kCanceled,   // the watcher was canceled (Cancel() or store shutdown)
+    // The store's state was restored at `revision` (Store::RestoreState): `events` holds that
+    // revision's changes in the watched range, possibly none; history before `revision` is
+    // compacted. Every watcher that reaches the revision gets this response, matching or not.
+    kRestored,
   };
   Kind kind = Kind::kEvents;
   std::vector<EventPtr> events;

@@ -26,7 +26,7 @@ WatchResponse Terminal(WatchResponse::Kind kind, int64_t revision, int64_t compa
 
 }  // namespace
 
-void Store::Impl::FanOutLocked(int64_t revision, const std::vector<EventPtr>& events) {
+void Store::Impl::FanOutLocked(int64_t revision, const std::vector<EventPtr>& events, bool restored) {
   std::vector<EventPtr> mine;
   for (size_t i = 0; i < synced.size();) {
     WatcherState& w = *synced[i];
@@ -35,7 +35,7 @@ void Store::Impl::FanOutLocked(int64_t revision, const std::vector<EventPtr>& ev
       if (w.Matches(e->kv.key)) mine.push_back(e);
     }
     bool leaves_synced_set = false;
-    if (!mine.empty()) {
+    if (!mine.empty() || restored) {
       std::lock_guard lock(w.mu);
       if (w.canceled) {
         leaves_synced_set = true;
@@ -47,6 +47,7 @@ void Store::Impl::FanOutLocked(int64_t revision, const std::vector<EventPtr>& ev
           leaves_synced_set = true;
         } else {
           WatchResponse r;
+          if (restored) r.kind = WatchResponse::Kind::kRestored;
           r.revision = revision;
           r.events = mine;
           w.queue.push_back(std::move(r));
@@ -83,6 +84,7 @@ void Store::Impl::AwaitPublished(int64_t revision) {
 Status Store::Impl::ReadHistory(const WatcherState& w, int64_t from, int64_t max_revisions,
                                 std::vector<WatchResponse>* out, int64_t* next) const {
   int64_t to = 0;
+  int64_t restored_at = 0;
   const rocksdb::Snapshot* snapshot = nullptr;
   {
     std::shared_lock lock(index_mu);
@@ -90,6 +92,7 @@ Status Store::Impl::ReadHistory(const WatcherState& w, int64_t from, int64_t max
     // Only published revisions: a revision is in the database and index a moment before the
     // fan-out hands it to synced watchers, and this watcher joins that set only past `to`.
     to = std::min(published.load(), from + max_revisions - 1);
+    restored_at = restored.load();
     if (to < from) {
       *next = from;
       return Status::OK();
@@ -133,6 +136,16 @@ Status Store::Impl::ReadHistory(const WatcherState& w, int64_t from, int64_t max
   }
   it.reset();
   db->ReleaseSnapshot(snapshot);
+  if (status.ok() && restored_at >= from && restored_at <= to) {
+    // History is compacted at a restore, so it can only be the first revision read here; every
+    // watcher reaching it is told, whether or not any of its changes match.
+    if (out->empty() || out->front().revision != restored_at) {
+      WatchResponse r;
+      r.revision = restored_at;
+      out->insert(out->begin(), std::move(r));
+    }
+    out->front().kind = WatchResponse::Kind::kRestored;
+  }
   *next = to + 1;
   return status;
 }

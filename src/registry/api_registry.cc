@@ -120,6 +120,28 @@ StorePtr ApiRegistry::Find(std::string_view group, std::string_view version, std
   return it == custom->stores.end() ? nullptr : it->second;
 }
 
+Status ApiRegistry::AwaitCaches(uint64_t revision) {
+  std::vector<std::shared_ptr<CustomStorage>> custom;
+  {
+    std::lock_guard lock(change_mu_);
+    for (const auto& [name, storage] : custom_storage_) custom.push_back(storage);
+  }
+  Status status;
+  for (const auto& c : cachers_) {
+    if (!c->WaitUntilFresh(revision, options_.ready_timeout)) {
+      status = Status::Internal("a watch cache did not reach revision " + std::to_string(revision));
+    }
+  }
+  for (const auto& storage : custom) {
+    // A custom resource's cache may have stopped meanwhile (its CRD went); then it is moot.
+    if (!storage->cache->WaitUntilFresh(revision, options_.ready_timeout) && storage->cache->ReadinessCheck().ok()) {
+      status = Status::Internal("the watch cache of " + storage->prefix + " did not reach revision " +
+                                std::to_string(revision));
+    }
+  }
+  return status;
+}
+
 Status ApiRegistry::ReadinessCheck() const {
   for (const auto& c : cachers_) KUBE_RETURN_IF_ERROR(c->ReadinessCheck());
   return Status::OK();

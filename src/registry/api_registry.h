@@ -8,8 +8,28 @@
 // its resource up without taking a lock, and a request that started before a CRD went keeps the
 // Store (and its storage) it found alive until it ends.
 //
+// State between tests (api_registry_state.cc): MarkInitialState() records the state Reset()
+// returns to; SaveSnapshot(name) / RestoreSnapshot(name) save and bring back any other. A restore
+// makes the stored objects exactly the saved ones — CustomResourceDefinitions included: a CRD
+// created after the save goes with its custom resources and stops being served, a deleted one
+// comes back and is served again — in one new revision R:
+//   * resourceVersions stay monotonic: objects that differ from the saved ones get R (a
+//     restored object never reuses an old resourceVersion); unchanged objects keep theirs;
+//   * history is compacted at R, so lists, gets and watches from before R (resourceVersion or
+//     continue token) get 410 Expired, as after a compaction;
+//   * every open watch ends as a compaction ends it: an ERROR event with a 410 Expired Status,
+//     then the stream closes; informers relist and see the restored state;
+//   * before the call returns, every watch cache holds the restored state, the namespace
+//     controller follows it, and every restore listener (RBAC index, CRD controller) has caught
+//     up, so the next request sees the restored world.
+// Snapshots are kept in process memory (they hold copies of the objects); with a data dir the
+// restored state itself is persisted like any write. A restore writes only the objects that
+// differ from the snapshot, so its cost follows the changes since the save.
+//
 // Thread-safety: every method is safe for concurrent use; every Store is safe for concurrent use.
-// Change listeners are called on the thread that changed the set, with no lock held.
+// Change listeners are called on the thread that changed the set, with no lock held. Resets,
+// saves and restores are serialised with each other; requests keep running meanwhile (a write
+// lands either before the restore, and is undone, or after it, and is kept).
 #pragma once
 
 #include <atomic>
@@ -19,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -51,6 +72,23 @@ struct RegistryOptions {
 };
 
 using StorePtr = std::shared_ptr<Store>;
+
+// A saved state, as ApiRegistry::Snapshots lists it.
+struct SnapshotInfo {
+  std::string name;
+  int64_t resource_version = 0;  // the revision the state was saved at
+  size_t objects = 0;            // stored objects (every resource, CRDs included)
+  size_t bytes = 0;              // their encoded size
+};
+
+// Hooks around a state restore. `before` runs first (stop acting on the old state: finish or
+// abandon the work in progress, hold off the next); `after` runs once every watch cache holds the
+// restored state, with the restore's revision (catch up: relist, resync). Both are called on the
+// restoring thread, with no registry lock held but restores serialised; either may be empty.
+struct RestoreListener {
+  std::function<void()> before;
+  std::function<void(int64_t revision)> after;
+};
 
 // One served version of a custom resource.
 struct CustomResourceVersion {
@@ -116,6 +154,29 @@ class ApiRegistry {
   // Called after every change of the served custom resources.
   void AddChangeListener(std::function<void()> listener);
 
+  // --- State between tests (see the header comment).
+  // Records the current state as the initial one, which Reset() returns to. Called by the
+  // server once it is ready (built-in namespaces, bootstrap policy, preloaded manifests); may be
+  // called again to move the mark.
+  Status MarkInitialState();
+  // Restores the initial state. 503 ServiceUnavailable before MarkInitialState().
+  Status Reset();
+  // Saves the current state under `name` (replacing a snapshot of that name). 400 BadRequest for
+  // a name that is empty, longer than 253 characters or not made of [A-Za-z0-9._-].
+  Status SaveSnapshot(std::string_view name);
+  // Restores a saved state; 404 NotFound for an unknown name. The snapshot stays.
+  Status RestoreSnapshot(std::string_view name);
+  // 404 NotFound for an unknown name.
+  Status DeleteSnapshot(std::string_view name);
+  // The saved snapshots, by name.
+  std::vector<SnapshotInfo> Snapshots() const;
+  // The initial state's description (name "initial"); nullopt before MarkInitialState().
+  std::optional<SnapshotInfo> InitialState() const;
+  // Registers hooks around every restore; returns an id for RemoveRestoreListener.
+  uint64_t AddRestoreListener(RestoreListener listener);
+  // After it returns, the hooks are not running and will not run again.
+  void RemoveRestoreListener(uint64_t id);
+
  private:
   struct CustomStorage;
 
@@ -125,6 +186,11 @@ class ApiRegistry {
   void PublishLocked(std::unique_lock<std::mutex>& lock, ServedCustomResources next);
   // Stops the caches of retired storages when their delay is up (and all of them at shutdown).
   void TeardownLoop();
+  // Waits until every watch cache, built-in and custom, has applied `revision`.
+  Status AwaitCaches(uint64_t revision);
+  // Restores `snapshot` (state_mu_ held): listeners' before, kv restore, caches, namespaces,
+  // listeners' after.
+  Status RestoreLocked(const kv::StateSnapshot& snapshot);
 
   const catalogue::Catalogue& catalogue_;
   RegistryOptions options_;
@@ -146,6 +212,13 @@ class ApiRegistry {
       retiring_;                   // guarded by teardown_mu_
   bool shutting_down_ = false;     // guarded by teardown_mu_
   std::thread teardown_thread_;    // started with the first retirement
+
+  // Serialises resets, saves and restores, and guards what follows.
+  mutable std::mutex state_mu_;
+  kv::StateSnapshotPtr initial_state_;
+  std::map<std::string, kv::StateSnapshotPtr, std::less<>> snapshots_;
+  std::map<uint64_t, RestoreListener> restore_listeners_;
+  uint64_t next_listener_id_ = 1;
 };
 
 }  // namespace kube::registry

@@ -47,11 +47,35 @@ Status NamespaceLifecycle::EnsureInitialNamespaces() {
 void NamespaceLifecycle::Start() {
   controller_ = std::thread([this] { Run(); });
   // Namespaces that were terminating when a persisted server stopped resume where they were.
+  LoadTerminating();
+}
+
+void NamespaceLifecycle::LoadTerminating() {
   auto list = namespaces_->List("", storage::ListOptions{});
   if (!list.ok()) return;
   for (const auto& ns : list->items) {
     if ((*ns)["metadata"].contains("deletionTimestamp")) StartTerminating((*ns)["metadata"].value("name", ""));
   }
+}
+
+void NamespaceLifecycle::Pause() {
+  std::unique_lock lock(mu_);
+  paused_ = true;
+  cv_.wait(lock, [&] { return !in_pass_; });
+}
+
+void NamespaceLifecycle::Resume() {
+  {
+    std::lock_guard lock(mu_);
+    // What was terminating belongs to the state that was replaced.
+    terminating_.clear();
+  }
+  LoadTerminating();
+  {
+    std::lock_guard lock(mu_);
+    paused_ = false;
+  }
+  cv_.notify_all();
 }
 
 void NamespaceLifecycle::Stop() {
@@ -132,16 +156,24 @@ void NamespaceLifecycle::StartTerminating(std::string_view name) {
 void NamespaceLifecycle::Run() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
-    cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stopping_ || !terminating_.empty(); });
+    cv_.wait_for(lock, std::chrono::milliseconds(200),
+                 [&] { return stopping_ || (!paused_ && !terminating_.empty()); });
     if (stopping_) break;
+    if (paused_ || terminating_.empty()) continue;
     std::vector<std::string> names(terminating_.begin(), terminating_.end());
+    in_pass_ = true;
     lock.unlock();
     std::vector<std::string> done;
     for (const auto& name : names) {
       if (Finalize(name)) done.push_back(name);
     }
     lock.lock();
-    for (const auto& name : done) terminating_.erase(name);
+    in_pass_ = false;
+    cv_.notify_all();  // a Pause() may wait for this pass
+    // A restore in between replaced the set; this pass's results are about the old state.
+    if (!paused_) {
+      for (const auto& name : done) terminating_.erase(name);
+    }
     // Content with finalizers may take a while: poll again shortly rather than spin.
     if (!terminating_.empty()) cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stopping_; });
   }

@@ -59,6 +59,13 @@ class NamespaceLifecycle {
   // Hands a namespace that was marked for deletion to the controller.
   void StartTerminating(std::string_view name);
 
+  // Around a state restore (ApiRegistry::Reset / RestoreSnapshot): Pause() waits for the
+  // controller's pass in progress to end and holds off the next, so no deletion decided on the
+  // old state lands in the restored one; Resume() re-reads which namespaces are terminating from
+  // the (restored) store and lets the controller run again. Pairs; not nested.
+  void Pause();
+  void Resume();
+
  private:
   void Run();
   // One pass over a terminating namespace; true when it is gone.
@@ -72,6 +79,10 @@ class NamespaceLifecycle {
   std::condition_variable cv_;
   std::set<std::string> terminating_;  // guarded by mu_
   bool stopping_ = false;              // guarded by mu_
+  bool paused_ = false;                // guarded by mu_
+  bool in_pass_ = false;               // guarded by mu_: the controller is finalizing
+  // Reads the terminating namespaces from the store into terminating_.
+  void LoadTerminating();
   std::thread controller_;
 };
 

@@ -126,6 +126,8 @@ struct Parser {
       o.kubeconfig_out = v;
     } else if (name == "data-dir") {
       o.data_dir = v;
+    } else if (name == "load") {
+      o.load.push_back(v);
     } else if (name == "v") {
       KUBE_RETURN_IF_ERROR(set_int(&o.verbosity, 0, 1 << 30));
     } else if (name == "tls-cert-file") {
@@ -227,6 +229,7 @@ Serving:
       --cert-dir string                 without --tls-cert-file: apiserver.crt/.key here, else generated and written here
       --kubeconfig-out string           write a kubeconfig for this server once it is ready (admin client certificate for HTTPS)
       --data-dir string                 keep all data in this directory and reload it on restart (default: in memory)
+      --load stringArray                create the objects of these manifest files or directories (.yaml, .yml, .json) before ready
   -v, --v int                           log verbosity; 1 logs every request (default 0)
 
 Authentication:
@@ -285,7 +288,7 @@ Result<ParsedFlags> ParseFlags(int argc, const char* const* argv) {
     if (name.empty()) return FlagError("bad flag syntax: " + std::string(arg));
     const IgnoredFlag* ignored = FindIgnoredFlag(name);
     static const char* kImplemented[] = {
-        "bind-address", "advertise-address", "port", "secure-port", "kubeconfig-out", "data-dir", "v",
+        "bind-address", "advertise-address", "port", "secure-port", "kubeconfig-out", "data-dir", "load", "v",
         "tls-cert-file", "tls-private-key-file", "cert-dir", "client-ca-file", "token-auth-file", "anonymous-auth",
         "service-account-lookup", "service-account-key-file", "service-account-signing-key-file",
         "service-account-issuer", "api-audiences", "service-account-max-token-expiration", "authorization-mode",

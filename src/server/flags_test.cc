@@ -10,6 +10,16 @@
 
 namespace kube::server {
 
+TEST_CASE("flags: --load is repeatable, in order, in both forms") {
+  const char* argv[] = {"bin", "--load", "testdata/crds", "--load=testdata/resources", "--load", "x.yaml"};
+  auto f = ParseFlags(6, argv);
+  REQUIRE(f.ok());
+  CHECK(f->options.load == std::vector<std::string>{"testdata/crds", "testdata/resources", "x.yaml"});
+  const char* missing[] = {"bin", "--load"};
+  CHECK(ParseFlags(2, missing).status().message() == "flag needs an argument: --load");
+  CHECK(Usage("bin").find("--load stringArray") != std::string::npos);
+}
+
 TEST_CASE("flags: kube-apiserver names, both forms, clear errors") {
   const char* argv[] = {"bin", "--port", "0", "--bind-address=127.0.0.2", "--kubeconfig-out", "/tmp/k",
                         "--data-dir=/tmp/d", "-v", "2"};

@@ -4,8 +4,7 @@
 
 namespace kube::server {
 
-Status WriteKubeconfig(const std::string& path, const std::string& server_url,
-                       const KubeconfigCredentials& credentials) {
+std::string KubeconfigText(const std::string& server_url, const KubeconfigCredentials& credentials) {
   std::string cluster = "    server: " + server_url + "\n";
   if (credentials.ca_pem.empty()) {
     cluster += "    insecure-skip-tls-verify: true\n";
@@ -17,7 +16,7 @@ Status WriteKubeconfig(const std::string& path, const std::string& server_url,
     user = "  user:\n    client-certificate-data: " + auth::Base64Encode(credentials.client_cert_pem) +
            "\n    client-key-data: " + auth::Base64Encode(credentials.client_key_pem) + "\n";
   }
-  const std::string text =
+  return
       "apiVersion: v1\n"
       "kind: Config\n"
       "clusters:\n"
@@ -32,8 +31,17 @@ Status WriteKubeconfig(const std::string& path, const std::string& server_url,
       "current-context: kube-apiserver-lite\n"
       "users:\n"
       "- name: kube-apiserver-lite\n" + user;
+}
+
+Status WriteKubeconfigText(const std::string& path, const std::string& text) {
   // Client keys inside: readable by the owner only.
-  return auth::WriteFileAtomic(path, text, credentials.client_key_pem.empty() ? 0644 : 0600);
+  const bool has_key = text.find("client-key-data:") != std::string::npos;
+  return auth::WriteFileAtomic(path, text, has_key ? 0600 : 0644);
+}
+
+Status WriteKubeconfig(const std::string& path, const std::string& server_url,
+                       const KubeconfigCredentials& credentials) {
+  return WriteKubeconfigText(path, KubeconfigText(server_url, credentials));
 }
 
 }  // namespace kube::server

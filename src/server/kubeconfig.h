@@ -18,6 +18,13 @@ struct KubeconfigCredentials {
   std::string client_key_pem;
 };
 
+// The kubeconfig's text: one cluster, user and context named kube-apiserver-lite, namespace
+// default.
+std::string KubeconfigText(const std::string& server_url, const KubeconfigCredentials& credentials = {});
+
+// Writes `text` (a kubeconfig) atomically, readable by the owner only when it holds a client key.
+Status WriteKubeconfigText(const std::string& path, const std::string& text);
+
 Status WriteKubeconfig(const std::string& path, const std::string& server_url,
                        const KubeconfigCredentials& credentials = {});
 

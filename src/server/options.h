@@ -26,6 +26,10 @@ struct ServerOptions {
   std::string kubeconfig_out;
   // Persist everything under this directory (--data-dir). Default: "" (in memory).
   std::string data_dir;
+  // Manifests created once the server is up and before it reports ready (--load, repeatable):
+  // files or directories of .yaml/.yml/.json, in the order manifest_loader.h describes.
+  // Default: none.
+  std::vector<std::string> load;
   // Log verbosity (-v / --v). 1 and above log one line per request. Default: 0.
   int verbosity = 0;
   // Largest accepted request body in bytes (kube's limit is 3 MiB). Default: 3 MiB.

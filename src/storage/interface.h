@@ -59,6 +59,10 @@ struct ListOptions {
   bool progress_notify = false;
   // Watch only: nil is the legacy behaviour; true streams the current state first.
   std::optional<bool> send_initial_events;
+  // Internal (used by the cacher): a state restore reaching the watch (kv::Store::RestoreState)
+  // arrives as one BOOKMARK carrying WatchEvent::restored instead of ending the watch with an
+  // ERROR 410 Expired, which is what every other watch gets.
+  bool report_restores = false;
   // Watch only: when the client's request ends (kube's context deadline); the cacher sends its
   // last bookmark two seconds before it. Unset means no known deadline.
   std::optional<Clock::time_point> deadline;
@@ -74,10 +78,20 @@ struct ListResult {
 enum class WatchEventType : uint8_t { kAdded, kModified, kDeleted, kBookmark, kError };
 std::string_view WatchEventTypeName(WatchEventType type);  // "ADDED", ..., "ERROR"
 
+// One change of a state restore (see WatchEvent::restored).
+struct RestoredChange {
+  std::string key;   // storage key, e.g. "/pods/ns/name"
+  ObjectPtr object;  // the restored object; null when the key was deleted
+};
+
 struct WatchEvent {
   WatchEventType type = WatchEventType::kAdded;
   ObjectPtr object;  // null for kError
   Status error;      // set for kError: the Status the client receives as the event's object
+  // Internal, only on watches opened with ListOptions::report_restores: set on a BOOKMARK at
+  // revision R when the state was restored at R. Holds R's changes under the watched key, in
+  // key order, unfiltered by the predicate; history before R is gone (compacted at R).
+  std::shared_ptr<const std::vector<RestoredChange>> restored;
 };
 
 // One watch (watch.Interface). Next() is called from one thread at a time; Stop() from any.

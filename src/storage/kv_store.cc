@@ -91,6 +91,10 @@ std::string KvStore::KvKey(std::string_view key) const {
   return out;
 }
 
+std::string_view KvStore::StorageKey(std::string_view kv_key) const {
+  return kv_key.starts_with(path_prefix_) ? kv_key.substr(path_prefix_.size()) : kv_key;
+}
+
 const Object& KvStore::EmptyObject() const { return *empty_object_; }
 
 Status KvStore::CheckWriteSize(std::string_view kv_key, std::string_view data) const {

@@ -59,6 +59,8 @@ class KvStore final : public Interface {
 
   // The kv key of a storage key.
   std::string KvKey(std::string_view key) const;
+  // The storage key of a kv key below this store's path prefix.
+  std::string_view StorageKey(std::string_view kv_key) const;
   const StoreConfig& config() const { return config_; }
   kv::Store* kv() const { return kv_; }
   const Object& EmptyObject() const;

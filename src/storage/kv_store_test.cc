@@ -143,3 +143,49 @@ TEST_CASE("kv store: a data dir keeps objects and revisions across a restart") {
 }
 
 }  // namespace kube::storage
+
+namespace kube::storage {
+
+using namespace testing;
+
+TEST_CASE("kv store: a state restore ends a watch with ERROR 410, or reports its changes when asked") {
+  auto kv = kv::Store::Open({});
+  REQUIRE(kv.ok());
+  KvStore store(kv->get(), StoreConfig{.resource_prefix = "/pods"});
+  MustCreate(store, Pod("ns", "kept"));
+  MustCreate(store, Pod("ns", "changed"));
+  auto saved = (*kv)->SaveState();
+  REQUIRE(saved.ok());
+  REQUIRE(store.Delete(PodKey("ns", "changed"), nullptr, nullptr, nullptr, DeleteOptions{}).ok());
+  MustCreate(store, Pod("ns", "added"));
+
+  auto plain = MustWatch(store, Collection(), ListAt(std::to_string((*kv)->CurrentRevision())));
+  ListOptions reporting = ListAt(std::to_string((*kv)->CurrentRevision()));
+  reporting.report_restores = true;
+  auto reporter = MustWatch(store, Collection(), reporting);
+  auto restored = (*kv)->RestoreState(**saved);
+  REQUIRE(restored.ok());
+
+  CHECK(NextEvents(*plain, 1) == std::vector<std::string>{"ERROR 410 Expired"});
+  WatchEvent e;
+  REQUIRE(reporter->NextEvent(&e, Clock::now() + 5s) == WatchStream::Next::kEvent);
+  CHECK(e.type == WatchEventType::kBookmark);
+  CHECK(RV(*e.object) == *restored);
+  REQUIRE(e.restored != nullptr);
+  REQUIRE(e.restored->size() == 2);
+  CHECK((*e.restored)[0].key == "/pods/ns/added");
+  CHECK((*e.restored)[0].object == nullptr);
+  CHECK((*e.restored)[1].key == "/pods/ns/changed");
+  REQUIRE((*e.restored)[1].object != nullptr);
+  CHECK(RV(*(*e.restored)[1].object) == *restored);
+  // The stream goes on after a restore.
+  MustCreate(store, Pod("ns", "later"));
+  CHECK(NextEvents(*reporter, 1) == std::vector<std::string>{"ADDED ns/later@" + std::to_string(*restored + 1)});
+
+  // Reads from before the restore are 410, as after a compaction.
+  auto old = store.GetList(Collection(), ListAt(std::to_string(*restored - 1), "Exact"));
+  REQUIRE_FALSE(old.ok());
+  CHECK(old.status().IsExpired());
+}
+
+}  // namespace kube::storage

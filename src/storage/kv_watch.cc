@@ -24,7 +24,10 @@ int JitteredRetryAfter() {
 }  // namespace
 
 KvWatchStream::KvWatchStream(KvStore* store, const ListOptions& options)
-    : store_(store), predicate_(options.predicate), progress_notify_(options.progress_notify) {}
+    : store_(store),
+      predicate_(options.predicate),
+      progress_notify_(options.progress_notify),
+      report_restores_(options.report_restores) {}
 
 KvWatchStream::~KvWatchStream() {
   if (progress_notify_) store_->UnregisterProgressWatcher(this);
@@ -129,6 +132,26 @@ void KvWatchStream::QueueEvent(const kv::Event& e) {
   }
 }
 
+void KvWatchStream::QueueRestore(const kv::WatchResponse& response) {
+  // Everyone but the cacher sees the restore as the compaction it includes: the stream ends and
+  // the client relists.
+  if (!report_restores_) return QueueError(Status::Expired(std::string(kWatchTooOld)));
+  auto changes = std::make_shared<std::vector<RestoredChange>>();
+  changes->reserve(response.events.size());
+  for (const auto& e : response.events) {
+    RestoredChange change{std::string(store_->StorageKey(e->kv.key)), nullptr};
+    if (e->type == kv::EventType::kPut) {
+      auto obj = DecodeObject(e->kv.value, e->kv.mod_revision);
+      if (!obj.ok()) return QueueError(obj.status());
+      change.object = *obj;
+    }
+    changes->push_back(std::move(change));
+  }
+  pending_.push_back(WatchEvent{WatchEventType::kBookmark,
+                                MakeBookmark(store_->EmptyObject(), response.revision, false), {},
+                                std::move(changes)});
+}
+
 WatchStream::Next KvWatchStream::NextEvent(WatchEvent* event, Clock::time_point deadline) {
   while (true) {
     if (stopped_.load()) return Next::kClosed;
@@ -154,6 +177,9 @@ WatchStream::Next KvWatchStream::NextEvent(WatchEvent* event, Clock::time_point 
         break;
       case kv::WatchResponse::Kind::kCompacted:
         QueueError(Status::Expired(std::string(kWatchTooOld)));
+        break;
+      case kv::WatchResponse::Kind::kRestored:
+        QueueRestore(*response);
         break;
       case kv::WatchResponse::Kind::kCanceled:
         closed_ = true;

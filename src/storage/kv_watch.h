@@ -35,10 +35,14 @@ class KvWatchStream final : public WatchStream {
   // Converts one kv event and queues the result (if the predicate keeps it).
   void QueueEvent(const kv::Event& e);
   void QueueError(Status error);
+  // A state restore at `response.revision`: one BOOKMARK carrying the changes when the stream
+  // reports restores, else ERROR 410 as for a compaction.
+  void QueueRestore(const kv::WatchResponse& response);
 
   KvStore* store_;
   SelectionPredicate predicate_;
   bool progress_notify_ = false;
+  bool report_restores_ = false;
   kv::WatcherPtr watcher_;
   std::deque<WatchEvent> pending_;
   bool closed_ = false;        // an ERROR was queued, or the kv watch ended
