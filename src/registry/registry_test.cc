@@ -216,7 +216,10 @@ TEST_CASE("invalid names per kind give kube's exact 422") {
               "1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
               "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
               "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
-  ExpectError(reg.svc->Create("default", Named("Bad_Name"), WriteOptions{}), StatusCode::kInvalid,
+  // A Service kube would accept but for its name (it needs ports).
+  Object bad_service = Named("Bad_Name");
+  bad_service["spec"]["ports"] = Object::array({{{"port", 80}}});
+  ExpectError(reg.svc->Create("default", bad_service, WriteOptions{}), StatusCode::kInvalid,
               "Service \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a DNS-1035 label "
               "must consist of lower case alphanumeric characters or '-', start with an alphabetic character, "
               "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
@@ -236,7 +239,7 @@ TEST_CASE("invalid names per kind give kube's exact 422") {
   CHECK(reg.ns->Create("", Named("a.b"), WriteOptions{}).status().code() == StatusCode::kInvalid);
   MustCreate(reg.ns, "", Named("1abc"));
   CHECK(reg.svc->Create("default", Named("1abc"), WriteOptions{}).status().code() == StatusCode::kInvalid);
-  MustCreate(reg.svc, "default", Named("abc-1"));
+  MustCreate(reg.svc, "default", Named("abc-1", {{"spec", {{"ports", Object::array({{{"port", 80}}})}}}}));
   MustCreate(reg.croles, "", Named("system:reader"));
   CHECK(reg.cm->Create("default", Cm(std::string(254, 'a')), WriteOptions{}).status().code() == StatusCode::kInvalid);
 }

@@ -41,7 +41,8 @@ struct Services {
 };
 
 nlohmann::json Port(int port, int node_port = 0) {
-  nlohmann::json p = {{"port", port}, {"protocol", "TCP"}};
+  // Named: kube requires port names once a Service has more than one port.
+  nlohmann::json p = {{"name", "p" + std::to_string(port)}, {"port", port}, {"protocol", "TCP"}};
   if (node_port != 0) p["nodePort"] = node_port;
   return p;
 }

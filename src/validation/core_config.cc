@@ -70,7 +70,7 @@ FieldErrors ValidateConfigMap(const Json& cm) {
       total += DecodedSize(value);
     }
   }
-  if (static_cast<int64_t>(total) > kMaxSecretSize) errors.push_back(TooLong("", kMaxSecretSize));
+  if (static_cast<int64_t>(total) > kMaxSecretSize) errors.push_back(TooLong("[]", kMaxSecretSize));  // kube's path for the whole object: field.NewPath("")
   return errors;
 }
 

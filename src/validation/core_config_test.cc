@@ -21,7 +21,7 @@ TEST_CASE("ConfigMap: keys, size, immutability") {
         {T::kInvalid, "data[a b]", "Invalid value: \"a b\": " + kKeyRegex},
         {T::kInvalid, "data[a.conf]", "Invalid value: \"a.conf\": duplicate of key present in binaryData"}}},
       {"too big", Patched(cm, {{"data", {{"big", std::string(1024 * 1024 + 1, 'x')}}}}),
-       {{T::kTooLong, "", "Too long: may not be more than 1048576 bytes"}}},
+       {{T::kTooLong, "[]", "Too long: may not be more than 1048576 bytes"}}},
       {"mutable update", Patched(cm, {{"data", {{"a.conf", "z"}}}}), {}, cm},
       {"immutable update", Patched(frozen, {{"data", {{"a.conf", "z"}}}, {"immutable", false}}),
        {{T::kForbidden, "immutable", kImmutable}, {T::kForbidden, "data", kImmutable}}, frozen},
