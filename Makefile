@@ -41,6 +41,7 @@ bench: build
 	./$(BUILD_DIR)/bench/ssa_bench ./$(BUILD_DIR)/kube-apiserver-lite
 	./$(BUILD_DIR)/bench/tls_bench ./$(BUILD_DIR)/kube-apiserver-lite
 	./$(BUILD_DIR)/bench/rbac_bench
+	./$(BUILD_DIR)/bench/state_bench
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
 # the default) or SANITIZER=thread (TSan).
