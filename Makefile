@@ -43,6 +43,7 @@ bench: build
 	./$(BUILD_DIR)/bench/rbac_bench
 	./$(BUILD_DIR)/bench/metrics_bench
 	./$(BUILD_DIR)/bench/embed_bench
+	./$(BUILD_DIR)/bench/state_bench
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
 # the default) or SANITIZER=thread (TSan).

@@ -306,3 +306,47 @@ TEST_CASE("conversion: an HPA written through autoscaling/v1 is stored and serve
 }
 
 }  // namespace kube::endpoints
+
+namespace kube::endpoints {
+
+TEST_CASE("admin paths: superusers only, kube's Status answers") {
+  // An authorizer that allows alice everything: the admin paths still want system:masters.
+  Server s(ApiServerOptions{.authorizer = std::make_shared<auth::AlwaysAllowAuthorizer>()});
+  auto refused = s.Call(kAlice, "POST", "/admin/reset");
+  CHECK(refused.status == 403);
+  CHECK(Message(refused) == "forbidden: User \"alice\" cannot post path \"/admin/reset\"");
+  CHECK(json::parse(refused.body)["reason"] == "Forbidden");
+  CHECK(s.Call(kAlice, "GET", "/admin/snapshots").status == 403);
+
+  auto early = s.Call(kAdmin, "POST", "/admin/reset");
+  CHECK(early.status == 503);  // nothing marked yet
+  REQUIRE(s.registry->MarkInitialState().ok());
+  auto reset = s.Call(kAdmin, "POST", "/admin/reset");
+  REQUIRE(reset.status == 200);
+  const json body = json::parse(reset.body);
+  CHECK(body["kind"] == "Status");
+  CHECK(body["status"] == "Success");
+  CHECK(body["metadata"]["resourceVersion"] == std::to_string(s.registry->kv()->CurrentRevision()));
+
+  CHECK(s.Call(kAdmin, "POST", "/admin/snapshots/one").status == 200);
+  auto list = json::parse(s.Call(kAdmin, "GET", "/admin/snapshots").body);
+  CHECK(list["kind"] == "SnapshotList");
+  REQUIRE(list["items"].size() == 1);
+  CHECK(list["items"][0]["name"] == "one");
+  CHECK(list["initial"]["name"] == "initial");
+  CHECK(s.Call(kAdmin, "POST", "/admin/snapshots/one/restore").status == 200);
+  CHECK(s.Call(kAdmin, "POST", "/admin/snapshots/two/restore").status == 404);
+  CHECK(s.Call(kAdmin, "POST", "/admin/snapshots/a%2Fb").status == 400);
+  CHECK(s.Call(kAdmin, "GET", "/admin/reset").status == 405);
+  CHECK(s.Call(kAdmin, "PUT", "/admin/snapshots/one").status == 405);
+  CHECK(s.Call(kAdmin, "GET", "/admin").status == 404);
+  CHECK(s.Call(kAdmin, "DELETE", "/admin/snapshots/one").status == 200);
+  CHECK(s.Call(kAdmin, "DELETE", "/admin/snapshots/one").status == 404);
+
+  // Without an authorizer (an embedding without authorization) anyone may.
+  Server open(ApiServerOptions{});
+  REQUIRE(open.registry->MarkInitialState().ok());
+  CHECK(open.Call(kAlice, "POST", "/admin/reset").status == 200);
+}
+
+}  // namespace kube::endpoints
