@@ -53,12 +53,8 @@ std::vector<std::string> Strings(const Json& v) {
   return out;
 }
 
-// Go's %#v of a []string, as kube's field errors print the clusterIPs value.
-std::string GoStrings(const std::vector<std::string>& v) {
-  std::string out = "[]string{";
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + registry::GoQuote(v[i]);
-  return out + "}";
-}
+// A []string as kube's field errors print a non-scalar value: JSON (json.Marshal).
+std::string JsonStrings(const std::vector<std::string>& v) { return Json(v).dump(); }
 
 bool Headless(const Json& spec) { return Str(spec, "clusterIP") == "None"; }
 
@@ -351,15 +347,15 @@ FieldErrors ServiceAllocationStrategy::Check(const Json& obj) const {
       const std::string field = "spec.clusterIPs[" + std::to_string(i) + "]";
       const std::string prefix = "failed to allocate IP " + ips[i] + ": ";
       if (range == nullptr) {
-        errors.push_back({FieldError::Type::kInvalid, field, GoStrings(ips), IpFamilyOf(ip) + " is not configured on this cluster"});
+        errors.push_back({FieldError::Type::kInvalid, field, JsonStrings(ips), IpFamilyOf(ip) + " is not configured on this cluster"});
         continue;
       }
       if (!range->Contains(ip)) {
-        errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs", GoStrings(ips),
+        errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs", JsonStrings(ips),
                           prefix + "the provided IP (" + ips[i] + ") is not in the valid range. The range of valid IPs is " +
                               range->cidr()});
       } else if (in_use().ips.count(ip)) {
-        errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs", GoStrings(ips), prefix + "provided IP is already allocated"});
+        errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs", JsonStrings(ips), prefix + "provided IP is already allocated"});
       }
     }
   }
@@ -413,7 +409,7 @@ FieldErrors ServiceAllocationStrategy::ValidateUpdate(std::string_view subresour
     const std::vector<std::string> ips = Strings(Member(spec, "clusterIPs"));
     const std::vector<std::string> old_ips = Strings(Member(old_spec, "clusterIPs"));
     if (!ips.empty() && !old_ips.empty() && ips[0] != old_ips[0]) {
-      errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs[0]", GoStrings(ips), "may not change once set"});
+      errors.push_back({FieldError::Type::kInvalid, "spec.clusterIPs[0]", JsonStrings(ips), "may not change once set"});
       return errors;
     }
   }

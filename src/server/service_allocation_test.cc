@@ -78,11 +78,11 @@ TEST_CASE("service allocation: requested IPs and node ports are checked with kub
   CHECK((**given)["spec"]["clusterIP"] == "10.0.0.50");
   auto taken = s.Create("taken", {{"clusterIP", "10.0.0.50"}, {"ports", {Port(80)}}});
   CHECK(taken.status().message() ==
-        "Service \"taken\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.0.0.50\"}: failed to allocate IP "
+        "Service \"taken\" is invalid: spec.clusterIPs: Invalid value: [\"10.0.0.50\"]: failed to allocate IP "
         "10.0.0.50: provided IP is already allocated");
   auto outside = s.Create("outside", {{"clusterIP", "192.168.1.1"}, {"ports", {Port(80)}}});
   CHECK(outside.status().message() ==
-        "Service \"outside\" is invalid: spec.clusterIPs: Invalid value: []string{\"192.168.1.1\"}: failed to allocate IP "
+        "Service \"outside\" is invalid: spec.clusterIPs: Invalid value: [\"192.168.1.1\"]: failed to allocate IP "
         "192.168.1.1: the provided IP (192.168.1.1) is not in the valid range. The range of valid IPs is 10.0.0.0/24");
 
   auto np = s.Create("np", {{"type", "NodePort"}, {"ports", {Port(80), Port(443, 30050)}}});
@@ -214,7 +214,7 @@ TEST_CASE("service allocation: updates keep, release and refuse as kube does") {
     (*n)["spec"]["clusterIPs"] = {"10.0.0.77"};
   });
   CHECK(moved.status().message() ==
-        "Service \"svc\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"10.0.0.77\"}: may not change once set");
+        "Service \"svc\" is invalid: spec.clusterIPs[0]: Invalid value: [\"10.0.0.77\"]: may not change once set");
   // Back to ClusterIP: the node port goes, and another Service may take it.
   auto plain = update([](nlohmann::json* n) { (*n)["spec"]["type"] = "ClusterIP"; });
   REQUIRE_MESSAGE(plain.ok(), plain.status().ToString());
