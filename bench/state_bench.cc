@@ -94,10 +94,14 @@ size_t PodCount(Server& s) {
   return list.ok() ? list->items.size() : 0;
 }
 
+// Watches as informers open them: from the resourceVersion of a list, so they carry no initial
+// state (a watch without a resourceVersion would queue every stored Pod as ADDED first).
 std::vector<storage::WatchStreamPtr> OpenWatches(Server& s) {
   std::vector<storage::WatchStreamPtr> out;
+  auto list = s.pods->List("default", storage::ListOptions{.predicate = {.limit = 1}});
+  const std::string rv = list.ok() ? list->resource_version : "";
   for (int i = 0; i < kWatches; ++i) {
-    auto w = s.pods->Watch("default", storage::ListOptions{});
+    auto w = s.pods->Watch("default", storage::ListOptions{.resource_version = rv});
     if (w.ok()) out.push_back(std::move(*w));
   }
   return out;
