@@ -209,6 +209,22 @@ FieldErrors ValidateVolumeSource(const Json& v, const std::string& path, bool re
   return errors;
 }
 
+// The access modes of a claim or a volume: each known, and ReadWriteOncePod alone.
+void ValidateAccessModes(const Json& modes, const std::string& path, FieldErrors* errors) {
+  bool rwop = false, other = false;
+  for (const Json& m : modes) {
+    const std::string mode = m.is_string() ? m.get<std::string>() : "";
+    const bool known = std::find(kAccessModes.begin(), kAccessModes.end(), mode) != kAccessModes.end();
+    if (!known) errors->push_back(NotSupported(path, mode, kAccessModes));
+    if (mode == "ReadWriteOncePod") {
+      rwop = true;
+    } else if (known) {
+      other = true;
+    }
+  }
+  if (rwop && other) errors->push_back(Forbidden(path, "may not use ReadWriteOncePod with other access modes"));
+}
+
 }  // namespace
 
 FieldErrors ValidatePathNoBacksteps(std::string_view target, const std::string& field) {
@@ -282,18 +298,7 @@ FieldErrors ValidatePersistentVolumeClaimSpec(const Json& spec, const std::strin
   const Json& modes = ArrayField(spec, "accessModes");
   if (modes.empty()) errors.push_back(Required(Child(path, "accessModes"), "at least 1 access mode is required"));
   if (const Json* selector = Field(spec, "selector")) Append(&errors, ValidateLabelSelector(*selector, Child(path, "selector")));
-  bool rwop = false, other = false;
-  for (const Json& m : modes) {
-    const std::string mode = m.is_string() ? m.get<std::string>() : "";
-    const bool known = std::find(kAccessModes.begin(), kAccessModes.end(), mode) != kAccessModes.end();
-    if (!known) errors.push_back(NotSupported(Child(path, "accessModes"), mode, kAccessModes));
-    if (mode == "ReadWriteOncePod") {
-      rwop = true;
-    } else if (known) {
-      other = true;
-    }
-  }
-  if (rwop && other) errors.push_back(Forbidden(Child(path, "accessModes"), "may not use ReadWriteOncePod with other access modes"));
+  ValidateAccessModes(modes, Child(path, "accessModes"), &errors);
   const Json* resources = Field(spec, "resources");
   const Json* requests = resources ? Field(*resources, "requests") : nullptr;
   const Json* storage = requests ? Field(*requests, "storage") : nullptr;
@@ -331,18 +336,7 @@ FieldErrors ValidatePersistentVolumeSpec(const Json& spec, std::string_view pv_n
   FieldErrors errors;
   const Json& modes = ArrayField(spec, "accessModes");
   if (modes.empty()) errors.push_back(Required(Child(path, "accessModes")));
-  bool rwop = false, other = false;
-  for (const Json& m : modes) {
-    const std::string mode = m.is_string() ? m.get<std::string>() : "";
-    const bool known = std::find(kAccessModes.begin(), kAccessModes.end(), mode) != kAccessModes.end();
-    if (!known) errors.push_back(NotSupported(Child(path, "accessModes"), mode, kAccessModes));
-    if (mode == "ReadWriteOncePod") {
-      rwop = true;
-    } else if (known) {
-      other = true;
-    }
-  }
-  if (rwop && other) errors.push_back(Forbidden(Child(path, "accessModes"), "may not use ReadWriteOncePod with other access modes"));
+  ValidateAccessModes(modes, Child(path, "accessModes"), &errors);
   const Json* capacity = Field(spec, "capacity");
   const bool has_capacity = capacity != nullptr && capacity->is_object() && !capacity->empty();
   const std::string cap_path = Child(path, "capacity");
