@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "validation/core_internal.h"
 #include "validation/group_primitives.h"
 #include "validation/group_validators.h"
 #include "validation/primitives.h"
@@ -67,7 +68,7 @@ void ValidateAddress(const std::string& type, const std::string& address, const 
     if (ip && type == "IPv6" && ip->is4) ip_errors.push_back(Invalid(path, address, "must be an IPv6 address"));
   }
   Append(errors, std::move(ip_errors));
-  Append(errors, ValidateSliceEndpointIP(address, path));
+  Append(errors, core::ValidateNonSpecialIP(address, path));
 }
 
 void ValidateHints(const json& hints, const std::string& path, FieldErrors* errors) {

@@ -208,22 +208,6 @@ std::optional<cel::netip::Prefix> ParseCidrSloppy(std::string_view value) {
   return prefix->Masked();
 }
 
-FieldErrors ValidateSliceEndpointIP(std::string_view address, const std::string& field) {
-  auto ip = ParseIPSloppy(address);
-  const std::string value(address);
-  if (!ip) return {Invalid(field, value, "must be a valid IP address")};
-  FieldErrors errors;
-  if (ip->IsUnspecified()) errors.push_back(Invalid(field, value, "may not be unspecified (" + value + ")"));
-  if (ip->IsLoopback()) errors.push_back(Invalid(field, value, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-  if (ip->IsLinkLocalUnicast()) {
-    errors.push_back(Invalid(field, value, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
-  }
-  if (ip->IsLinkLocalMulticast()) {
-    errors.push_back(Invalid(field, value, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
-  }
-  return errors;
-}
-
 std::string RenderInternalStruct(const std::vector<std::pair<std::string, json>>& fields) {
   std::vector<std::pair<std::string, std::string>> rendered;
   for (const auto& [name, value] : fields) rendered.emplace_back(name, GoJsonMarshal(value));

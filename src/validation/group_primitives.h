@@ -65,10 +65,6 @@ FieldErrors IsDomainPrefixedPath(const std::string& field, std::string_view valu
 // netutils.ParseCIDRSloppy: a CIDR whose IPv4 octets may have leading zeros, masked to its prefix.
 std::optional<cel::netip::Prefix> ParseCidrSloppy(std::string_view value);
 
-// core's ValidateEndpointIP (for EndpointSlice addresses): a parseable IP that is not unspecified,
-// loopback, link-local or link-local multicast.
-FieldErrors ValidateSliceEndpointIP(std::string_view address, const std::string& field);
-
 // ---- Values as kube's errors render them ----
 
 // A Go field name rendering of an internal struct: `fields` are (GoName, json value) pairs,
