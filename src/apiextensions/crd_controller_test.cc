@@ -233,7 +233,9 @@ TEST_CASE("crd controller: a reset takes CRDs with it — serving follows before
   CHECK((**a)["spec"]["size"] == 1);
   CHECK(Condition(s.Crd(), "Established").value("status", "") == "True");
 
-  // Restoring the same state again re-serves nothing (the CRD object did not change).
+  // Restoring the same state again re-serves nothing (the CRD object did not change). The
+  // controller relists on its own once its watch ended with the first restore; that settles first.
+  std::this_thread::sleep_for(300ms);
   const uint64_t served_generation = s.registry->CustomResources()->generation;
   CHECK(served_generation > generation);
   REQUIRE(s.registry->RestoreSnapshot("with-widgets").ok());
