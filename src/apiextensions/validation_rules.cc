@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "apiextensions/cel_schema_types.h"
+#include "apiextensions/rule_values.h"
 #include "cel/cost_estimator.h"
 #include "protobuf/well_known.h"
 #include "util/json_fields.h"
@@ -77,126 +78,59 @@ std::string RenderValue(const json& v) {
   return "";
 }
 
-// JSON → CEL as cel::FromJson, except that strings (values and keys) borrow the document's text
-// instead of copying it: the walk's values never outlive the objects it validates.
-cel::Value BorrowJson(const json& v) {
-  switch (v.type()) {
-    case json::value_t::string: return cel::Value::BorrowedString(v.get_ref<const std::string&>());
-    case json::value_t::array: {
-      cel::ValueList items;
-      items.reserve(v.size());
-      for (const auto& x : v) items.push_back(BorrowJson(x));
-      return cel::Value::List(std::move(items));
-    }
-    case json::value_t::object: {
-      cel::MapEntries entries;
-      entries.reserve(v.size());
-      for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it));
-      return cel::Value::Map(std::move(entries));
-    }
-    default: return cel::FromJson(v);
-  }
-}
+}  // namespace
 
-// A node's value as CEL sees it (see the header), typed by its schema. Strings borrow the
-// document's text (BorrowJson).
-cel::Value ToCel(const Schema* s, const json& v, bool resource) {
-  if (v.is_null()) return cel::Value::Null();
-  if (s == nullptr) return BorrowJson(v);
-  switch (s->type()) {
-    case Schema::Type::kObject:
-    case Schema::Type::kMap: {
-      if (!v.is_object()) return BorrowJson(v);
-      cel::MapEntries entries;
-      entries.reserve(v.size());
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        const std::string& key = it.key();
-        if (resource && key == "metadata" && it->is_object()) {
-          // Only the name and generateName of a resource's metadata are visible to rules.
-          static const std::string kMetaFields[] = {"generateName", "name"};
-          cel::MapEntries meta;
-          for (const std::string& k : kMetaFields) {
-            if (auto m = it->find(k); m != it->end()) meta.emplace_back(cel::Value::BorrowedString(k), BorrowJson(*m));
-          }
-          entries.emplace_back(cel::Value::BorrowedString(key), cel::Value::Map(std::move(meta)));
-          continue;
-        }
-        const bool map = s->type() == Schema::Type::kMap;
-        const Schema* child = map ? s->Items() : s->Field(key);
-        const bool embedded = child != nullptr && child->EmbeddedResource();
-        // Rules see properties under their escaped names, and not at all when unescapable.
-        if (map || IsUnescapedCelFieldName(key)) {
-          entries.emplace_back(cel::Value::BorrowedString(key), ToCel(child, *it, embedded));
-        } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
-          entries.emplace_back(cel::Value::String(std::move(*name)), ToCel(child, *it, embedded));
-        }
-      }
-      return cel::Value::Map(std::move(entries));
-    }
-    case Schema::Type::kArray: {
-      if (!v.is_array()) return BorrowJson(v);
-      cel::ValueList items;
-      items.reserve(v.size());
-      const Schema* item = s->Items();
-      for (const auto& x : v) items.push_back(ToCel(item, x, item != nullptr && item->EmbeddedResource()));
-      // x-kubernetes-list-type gives `==` and `+` kube's set and map-list meanings.
-      if (s->ListType() == "set") return cel::Value::SetList(std::move(items));
-      if (s->ListType() == "map") {
-        std::vector<std::string> keys;
-        for (const auto& k : s->ListMapKeys()) {
-          if (auto name = EscapeCelFieldName(k)) keys.push_back(std::move(*name));
-        }
-        return cel::Value::MapList(std::move(items), std::move(keys));
-      }
-      return cel::Value::List(std::move(items));
-    }
-    case Schema::Type::kNumber:
-      if (v.is_number()) return cel::Value::Double(v.get<double>());
-      return BorrowJson(v);
-    case Schema::Type::kString:
-    case Schema::Type::kTime: {
-      if (!v.is_string() || s->Validation() == nullptr) return BorrowJson(v);
-      // Formats that give values their own CEL type (kube's UnstructuredToVal); a value that
-      // does not parse stays a string, as schema validation has refused it already.
-      const std::string& text = v.get_ref<const std::string&>();
-      const std::string& format = s->Validation()->format;
-      if (format == "date-time") {
-        cel::Timestamp t;
-        if (cel::ParseTimestamp(text, &t)) return cel::Value::OfTimestamp(t);
-      } else if (format == "date") {
-        cel::Timestamp t;
-        if (text.size() == 10 && cel::ParseTimestamp(text + "T00:00:00Z", &t)) return cel::Value::OfTimestamp(t);
-      } else if (format == "duration") {
-        if (auto nanos = protobuf::ParseGoDuration(text)) return cel::Value::OfDuration(cel::Duration{*nanos});
-      } else if (format == "byte") {
-        if (auto bytes = protobuf::Base64StdDecode(text)) return cel::Value::Bytes(std::move(*bytes));
-      }
-      return BorrowJson(v);
-    }
-    default: return BorrowJson(v);
-  }
-}
-
-void Collect(const Schema* s, bool resource, std::map<const Schema*, std::vector<CompiledRule>>* rules,
-             std::map<const Schema*, bool>* below, int depth) {
-  if (s == nullptr || depth > 1000 || below->contains(s)) return;
-  (*below)[s] = false;
-  bool any = false;
-  if (const json* r = s->CelRules(); r != nullptr && r->is_array() && !r->empty()) {
-    auto& compiled = (*rules)[s];
-    const cel::TypeRef self_type = SchemaCelType(s, resource);  // once for the node's rules
-    for (const auto& rule : *r) compiled.push_back(CompileRule(rule, self_type));
-    any = true;
-  }
-  auto child = [&](const Schema* c) {
-    if (c != nullptr) Collect(c, c->EmbeddedResource(), rules, below, depth + 1);
-    if (c != nullptr && (*below)[c]) any = true;
+// A schema node with rules, or with rules below it. Object properties and map or list items are
+// listed only when rules sit at or below them, so the walk visits nothing else.
+struct RuleNode {
+  const Schema* schema = nullptr;
+  std::vector<CompiledRule> rules;
+  // The union of the rules' self_use: what the node's value is built for.
+  cel::FieldUse use;
+  struct Property {
+    std::string key;  // as in the JSON
+    std::shared_ptr<const RuleNode> node;
+    bool resource = false;  // an embedded resource
   };
-  if (s->type() == Schema::Type::kObject) {
-    for (const auto& name : s->FieldNames()) child(s->Field(name));
+  std::vector<Property> properties;        // kObject
+  std::shared_ptr<const RuleNode> items;  // kArray and kMap
+  bool items_resource = false;
+};
+
+namespace {
+
+// The node for `s`, or null when no rule sits at or below it. Shared schema nodes share theirs.
+std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
+                                          std::map<std::pair<const Schema*, bool>, std::shared_ptr<const RuleNode>>* built,
+                                          int depth) {
+  if (s == nullptr || depth > 1000) return nullptr;
+  const auto memo = std::make_pair(s, resource);
+  if (auto it = built->find(memo); it != built->end()) return it->second;
+  (*built)[memo] = nullptr;  // a cycle back to here finds no rules
+  auto node = std::make_shared<RuleNode>();
+  node->schema = s;
+  if (const json* r = s->CelRules(); r != nullptr && r->is_array() && !r->empty()) {
+    const cel::TypeRef self_type = SchemaCelType(s, resource);  // once for the node's rules
+    for (const auto& rule : *r) {
+      node->rules.push_back(CompileRule(rule, self_type));
+      node->use.Merge(node->rules.back().self_use);
+    }
   }
-  if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) child(s->Items());
-  (*below)[s] = any;
+  if (s->type() == Schema::Type::kObject) {
+    for (const auto& name : s->FieldNames()) {
+      const Schema* c = s->Field(name);
+      const bool embedded = c != nullptr && c->EmbeddedResource();
+      if (auto child = BuildNode(c, embedded, built, depth + 1)) node->properties.push_back({name, child, embedded});
+    }
+  }
+  if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
+    const Schema* c = s->Items();
+    node->items_resource = c != nullptr && c->EmbeddedResource();
+    node->items = BuildNode(c, node->items_resource, built, depth + 1);
+  }
+  if (node->rules.empty() && node->properties.empty() && !node->items) return nullptr;
+  (*built)[memo] = node;
+  return node;
 }
 
 }  // namespace
@@ -230,6 +164,8 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
   }
   c.program = *program;
   c.uses_old_self = c.program->References("oldSelf");
+  c.self_use = cel::VariableFieldUse(c.program->expr(), "self");
+  c.self_use.Merge(cel::VariableFieldUse(c.program->expr(), "oldSelf"));
   c.max_cost = cel::EstimateCost(c.program->expr(), c.program->checked(), self_type).max;
   c.max_cardinality = static_cast<uint64_t>(kCelMaxRequestSizeBytes) / (self_type->min_serialized_size() + 1);
   if (!c.message_expression.empty()) {
@@ -240,6 +176,8 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
       if (message_error != nullptr) *message_error = "messageExpression must evaluate to a string";
     } else {
       c.message_program = *message;
+      c.self_use.Merge(cel::VariableFieldUse(c.message_program->expr(), "self"));
+      c.self_use.Merge(cel::VariableFieldUse(c.message_program->expr(), "oldSelf"));
       c.message_max_cost = cel::EstimateCost(c.message_program->expr(), c.message_program->checked(), self_type).max;
     }
   }
@@ -247,10 +185,11 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
 }
 
 std::shared_ptr<const ValidationRules> ValidationRules::Compile(const Schema* root) {
+  std::map<std::pair<const Schema*, bool>, std::shared_ptr<const RuleNode>> built;
+  auto tree = BuildNode(root, /*resource=*/true, &built, 0);
+  if (!tree) return nullptr;
   auto rules = std::make_shared<ValidationRules>();
-  rules->root_ = root;
-  Collect(root, /*resource=*/true, &rules->rules_, &rules->has_rules_below_, 0);
-  if (rules->rules_.empty()) return nullptr;
+  rules->root_ = std::move(tree);
   return rules;
 }
 
@@ -279,49 +218,66 @@ class RuleWalker {
  public:
   RuleWalker(const ValidationRules& rules, FieldErrors* errs) : rules_(rules), errs_(errs) {}
 
-  // `value`, when known, is `v` already converted by an ancestor's rules: converting once and
-  // handing children their part keeps the cost linear in the object.
-  void Walk(const Schema* s, const json& v, const json* old, const PathStep& path, bool resource,
+  // `value`, when known, is `v` already built whole by an ancestor (one of its rules used it
+  // whole): handing children their part keeps the cost linear in the object.
+  void Walk(const RuleNode& n, const json& v, const json* old, const PathStep& path, bool resource,
             const cel::Value* value = nullptr) {
-    if (stopped_ || s == nullptr || v.is_null()) return;
-    auto below = rules_.has_rules_below_.find(s);
-    if (below == rules_.has_rules_below_.end() || !below->second) return;
+    if (stopped_ || v.is_null()) return;
+    const Schema* s = n.schema;
     std::optional<cel::Value> self;
     if (value != nullptr) self = *value;
-    if (auto it = rules_.rules_.find(s); it != rules_.rules_.end()) RunRules(s, it->second, v, old, path, resource, &self);
+    const cel::FieldUse* use = value != nullptr ? nullptr : &n.use;
+    if (!n.rules.empty()) RunRules(n, v, old, path, resource, &self);
     if (stopped_) return;
-    const bool reuse = self.has_value();
-    if (v.is_object() && (s->type() == Schema::Type::kObject || s->type() == Schema::Type::kMap)) {
-      const bool map = s->type() == Schema::Type::kMap;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        const Schema* child = map ? s->Items() : s->Field(it.key());
-        if (child == nullptr) continue;
+    // Children may reuse the parts of this value that were built whole.
+    auto built_whole = [&](const std::string& name) -> const cel::Value* {
+      if (!self.has_value()) return nullptr;
+      if (use != nullptr && !use->whole) {
+        auto f = use->fields.find(name);
+        if (f == use->fields.end() || !f->second.whole) return nullptr;
+      }
+      return self->FindField(name);
+    };
+    if (v.is_object() && s->type() == Schema::Type::kObject) {
+      for (const auto& p : n.properties) {
+        auto it = v.find(p.key);
+        if (it == v.end()) continue;
         const json* old_child = nullptr;
         if (old == &v) {
           old_child = &*it;  // an unchanged subtree (the same node): no lookup
         } else if (old != nullptr && old->is_object()) {
-          if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
+          if (auto o = old->find(p.key); o != old->end()) old_child = &*o;
         }
-        const PathStep child_path{&path, map ? PathStep::Kind::kKey : PathStep::Kind::kField, it.key()};
-        // A resource's converted metadata is cut down to its name: that child converts afresh.
-        const bool cut = resource && it.key() == "metadata";
+        // A resource's metadata is cut down to its name: that child builds its own.
+        const bool cut = resource && p.key == "metadata";
         const cel::Value* converted = nullptr;
-        if (reuse && !cut) {
-          // (A plain reserved word, escaped as __name__, is not found and converts afresh.)
-          if (map || IsPlainCelFieldName(it.key())) {
-            converted = self->FindField(it.key());
-          } else if (auto name = EscapeCelFieldName(it.key())) {
-            converted = self->FindField(*name);
+        if (!cut && self.has_value()) {
+          // (A plain reserved word, escaped as __name__, is not found and builds afresh.)
+          if (IsPlainCelFieldName(p.key)) {
+            converted = built_whole(p.key);
+          } else if (auto name = EscapeCelFieldName(p.key)) {
+            converted = built_whole(*name);
           }
         }
-        Walk(child, *it, old_child, child_path, child->EmbeddedResource(), converted);
+        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, p.resource, converted);
       }
-    } else if (v.is_array() && s->type() == Schema::Type::kArray) {
-      const Schema* item = s->Items();
-      const bool items_known = reuse && self->kind() == cel::Kind::kList && self->AsList().size() == v.size();
+    } else if (v.is_object() && s->type() == Schema::Type::kMap && n.items) {
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const json* old_child = nullptr;
+        if (old == &v) {
+          old_child = &*it;
+        } else if (old != nullptr && old->is_object()) {
+          if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
+        }
+        Walk(*n.items, *it, old_child, PathStep{&path, PathStep::Kind::kKey, it.key()}, n.items_resource,
+             built_whole(it.key()));
+      }
+    } else if (v.is_array() && s->type() == Schema::Type::kArray && n.items) {
+      const bool items_known = self.has_value() && (use == nullptr || use->whole) && self->kind() == cel::Kind::kList &&
+                               self->AsList().size() == v.size();
       for (size_t i = 0; i < v.size(); ++i) {
-        Walk(item, v[i], CorrelatedItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
-             item != nullptr && item->EmbeddedResource(), items_known ? &self->AsList()[i] : nullptr);
+        Walk(*n.items, v[i], CorrelatedItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
+             n.items_resource, items_known ? &self->AsList()[i] : nullptr);
       }
     }
   }
@@ -350,8 +306,9 @@ class RuleWalker {
     errs_->push_back(FieldError{type, path.empty() ? "<nil>" : path, std::move(value), std::move(detail)});
   }
 
-  void RunRules(const Schema* s, const std::vector<CompiledRule>& rules, const json& v, const json* old,
-                const PathStep& path_step, bool resource, std::optional<cel::Value>* self_slot) {
+  void RunRules(const RuleNode& n, const json& v, const json* old, const PathStep& path_step, bool resource,
+                std::optional<cel::Value>* self_slot) {
+    const Schema* s = n.schema;
     // Rendered once, when the first error needs them.
     std::optional<std::string> path_text, type_text;
     auto path = [&]() -> const std::string& {
@@ -364,18 +321,18 @@ class RuleWalker {
     };
     std::optional<cel::Value>& self = *self_slot;
     std::optional<cel::Value> old_self;
-    for (const auto& r : rules) {
+    for (const auto& r : n.rules) {
       if (!r.program) {
         if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path(), type_value(), "rule compile error: " + r.compile_error);
         continue;
       }
       if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
-      if (!self) self = ToCel(s, v, resource);
+      if (!self) self = RuleValue(s, v, resource, &n.use);
       cel::Activation vars;
       vars.Bind("self", *self);
       if (r.uses_old_self) {
         // An unchanged value (common on updates) is already converted: reuse it.
-        if (old != nullptr && !old_self) old_self = old == &v || *old == v ? *self : ToCel(s, *old, resource);
+        if (old != nullptr && !old_self) old_self = old == &v || *old == v ? *self : RuleValue(s, *old, resource, &n.use);
         if (r.optional_old_self) {
           vars.Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
         } else {
@@ -445,7 +402,7 @@ class RuleWalker {
 };
 
 void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* errs) const {
-  RuleWalker(*this, errs).Walk(root_, obj, old, PathStep{}, /*resource=*/true);
+  RuleWalker(*this, errs).Walk(*root_, obj, old, PathStep{}, /*resource=*/true);
 }
 
 }  // namespace kube::apiextensions

@@ -36,6 +36,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "cel/cel.h"
+#include "cel/field_usage.h"
 #include "schema/schema.h"
 #include "util/field_error.h"
 
@@ -61,6 +62,9 @@ struct CompiledRule {
   // how many times the rule's node can occur in a request of the largest size, given the least
   // bytes its values take (kube's maxCardinality).
   uint64_t max_cost = 0, message_max_cost = 0, max_cardinality = 0;
+  // What the rule and its messageExpression read of `self` and `oldSelf`, together: the values
+  // are built for it (rule_values.h).
+  cel::FieldUse self_use;
 };
 
 // Compiles one rule (as written in the CRD: rule, message, messageExpression, reason, fieldPath,
@@ -76,6 +80,9 @@ CompiledRule CompileRule(const nlohmann::json& rule, const schema::Schema* node,
 // null: dyn).
 CompiledRule CompileRule(const nlohmann::json& rule, cel::TypeRef self_type, std::string* message_error = nullptr);
 
+// The rules of one schema node and the nodes below it that have rules (rules_tree in the .cc).
+struct RuleNode;
+
 class ValidationRules {
  public:
   // Compiles every rule below `root` (nullptr when there are none).
@@ -85,10 +92,8 @@ class ValidationRules {
   void Validate(const nlohmann::json& obj, const nlohmann::json* old, FieldErrors* errs) const;
 
  private:
-  const schema::Schema* root_ = nullptr;
-  std::map<const schema::Schema*, std::vector<CompiledRule>> rules_;
-  // Nodes below which some rule sits: the walk skips subtrees without rules.
-  std::map<const schema::Schema*, bool> has_rules_below_;
+  // The schema's nodes with rules, and their ancestors; shared where the schema shares nodes.
+  std::shared_ptr<const RuleNode> root_;
   friend class RuleWalker;
 };
 

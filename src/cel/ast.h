@@ -32,7 +32,27 @@ enum class CallForm : uint8_t {
   kIndex,             // _[_]
   kOptionalIndex,     // _[?_]
   kOptionalSelect,    // _?._
+  // Strict standard-library operators the interpreter computes itself for the common kinds
+  // (numbers, strings, bools, lists and maps), reading the operands in place; other kinds go to
+  // `function` as kFunction calls do. The standard library is registered before any other, so its
+  // overloads are the ones a call would pick.
+  kEqual,         // _==_
+  kNotEqual,      // _!=_
+  kLess,          // _<_
+  kLessEqual,     // _<=_
+  kGreater,       // _>_
+  kGreaterEqual,  // _>=_
+  kAdd,           // _+_
+  kSubtract,      // _-_
+  kNot,           // !_
+  kSize,          // size(x), x.size()
 };
+
+// The macro a kComprehension was expanded from, when the interpreter runs that macro's loop itself
+// (same results, errors and cost as evaluating the expansion, without the accumulator's
+// per-element expressions): all, exists, exists_one/existsOne, map/transformList (with or without
+// a predicate) and filter, with one or two variables. kNone: evaluate the expansion.
+enum class MacroForm : uint8_t { kNone, kAll, kExists, kExistsOne, kMap, kFilter };
 
 enum class ExprKind : uint8_t {
   kConst,          // constant
@@ -72,6 +92,7 @@ struct Expr {
   // first binds the index / key and the second the value.
   std::string iter_var, iter_var2, accu_var;
   ExprPtr iter_range, accu_init, loop_condition, loop_step, result;
+  MacroForm macro = MacroForm::kNone;
 
   // Set when the program is built: the function id of a kCall (function_registry.h), -1 before.
   int32_t function = -1;

@@ -19,6 +19,23 @@ CallForm BuiltinForm(std::string_view name, size_t args) {
   return CallForm::kFunction;
 }
 
+// The strict operators the interpreter computes itself when their operands allow (CallForm).
+CallForm InlineForm(std::string_view name, size_t args, bool receiver) {
+  if (name == "size") return args + (receiver ? 1 : 0) == 1 ? CallForm::kSize : CallForm::kFunction;
+  if (receiver) return CallForm::kFunction;
+  if (args == 1 && name == "!_") return CallForm::kNot;
+  if (args != 2) return CallForm::kFunction;
+  if (name == "_==_") return CallForm::kEqual;
+  if (name == "_!=_") return CallForm::kNotEqual;
+  if (name == "_<_") return CallForm::kLess;
+  if (name == "_<=_") return CallForm::kLessEqual;
+  if (name == "_>_") return CallForm::kGreater;
+  if (name == "_>=_") return CallForm::kGreaterEqual;
+  if (name == "_+_") return CallForm::kAdd;
+  if (name == "_-_") return CallForm::kSubtract;
+  return CallForm::kFunction;
+}
+
 // The calls the interpreter evaluates itself, whatever their arity (a wrong one never names a
 // function either).
 bool IsBuiltinForm(std::string_view name) {
@@ -154,6 +171,7 @@ class Checker {
       const int32_t id = functions_.Find(e.name);
       if (id < 0 || !functions_.Get(id).has_receiver) return Undeclared(e, e.name);
       e.function = id;
+      e.form = InlineForm(e.name, e.args.size(), /*receiver=*/true);
       return;
     }
     for (auto& a : e.args) Check(*a);
@@ -164,6 +182,7 @@ class Checker {
     const int32_t id = functions_.Find(e.name);
     if (id < 0 || !functions_.Get(id).has_global) return Undeclared(e, e.name);
     e.function = id;
+    e.form = InlineForm(e.name, e.args.size(), /*receiver=*/false);
   }
 
   const FunctionRegistry& functions_;

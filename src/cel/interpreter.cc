@@ -1,5 +1,6 @@
 #include "cel/interpreter.h"
 
+#include "cel/stdlib_internal.h"
 #include "cel/types.h"
 
 #include <cmath>
@@ -192,27 +193,39 @@ Value Interpreter::Call(const Expr& e) {
     }
     case CallForm::kIndex:
     case CallForm::kOptionalIndex: {
-      Value operand = Eval(*e.args[0]);
-      return Index(operand, Eval(*e.args[1]), e.form == CallForm::kOptionalIndex);
+      // The operand is read in place: only the selected element is copied.
+      Value scratch0, scratch1;
+      const Value* operand = Peek(*e.args[0], &scratch0);
+      return Index(*operand, *Peek(*e.args[1], &scratch1), e.form == CallForm::kOptionalIndex);
     }
     case CallForm::kOptionalSelect: {
       Value operand = Eval(*e.args[0]);
       return OptionalSelect(operand, e.args[1]->constant);
     }
+    default: return InlineOperator(e);
   }
 
-  // Strict functions: arguments first, the first error is the result.
-  Value inline_args[4];
-  std::vector<Value> heap_args;
+  // Strict functions: arguments first, the first error is the result. The argument values live
+  // in place, constructed only for the arguments there are.
   const size_t n = e.args.size() + (e.target ? 1 : 0);
-  Value* args = inline_args;
-  if (n > 4) {
-    heap_args.resize(n);
-    args = heap_args.data();
+  if (n > kInlineArgs) {
+    std::vector<Value> args;
+    args.reserve(n);
+    if (e.target) args.push_back(Eval(*e.target));
+    for (const auto& a : e.args) args.push_back(Eval(*a));
+    return CallFunction(e, args.data(), n);
   }
-  size_t i = 0;
-  if (e.target) args[i++] = Eval(*e.target);
-  for (const auto& a : e.args) args[i++] = Eval(*a);
+  alignas(Value) unsigned char storage[kInlineArgs * sizeof(Value)];
+  Value* args = reinterpret_cast<Value*>(storage);
+  size_t built = 0;
+  if (e.target) new (&args[built++]) Value(Eval(*e.target));
+  for (const auto& a : e.args) new (&args[built++]) Value(Eval(*a));
+  Value result = CallFunction(e, args, n);
+  for (size_t k = 0; k < built; ++k) args[k].~Value();
+  return result;
+}
+
+Value Interpreter::CallFunction(const Expr& e, const Value* args, size_t n) {
   for (size_t k = 0; k < n; ++k) {
     if (args[k].IsError()) return args[k];
   }
@@ -220,6 +233,69 @@ Value Interpreter::Call(const Expr& e) {
   Value result = functions_.Call(e.function, e.target != nullptr, args, n, ctx_);
   if (ctx_.cost() > options_.cost_limit) cancelled_ = true;
   return result;
+}
+
+namespace {
+
+// The result of comparison `form` for same-kind operands that compare directly, else nullopt.
+template <class T>
+Value Compare(CallForm form, const T& a, const T& b) {
+  switch (form) {
+    case CallForm::kLess: return Value::Bool(a < b);
+    case CallForm::kLessEqual: return Value::Bool(a <= b);
+    case CallForm::kGreater: return Value::Bool(a > b);
+    default: return Value::Bool(a >= b);
+  }
+}
+
+}  // namespace
+
+Value Interpreter::InlineOperator(const Expr& e) {
+  // The operands in order (the receiver first), read in place; strict: the first error wins.
+  Value s0, s1;
+  const Expr& first = e.target ? *e.target : *e.args[0];
+  const Value* a = Peek(first, &s0);
+  const Value* b = nullptr;
+  if (e.form != CallForm::kNot && e.form != CallForm::kSize) b = Peek(*e.args[e.target ? 0 : 1], &s1);
+  if (a->IsError()) return *a;
+  if (b != nullptr && b->IsError()) return *b;
+  const Kind ka = a->kind();
+  switch (e.form) {
+    case CallForm::kEqual: return Value::Bool(Equal(*a, *b));
+    case CallForm::kNotEqual: return Value::Bool(!Equal(*a, *b));
+    case CallForm::kLess:
+    case CallForm::kLessEqual:
+    case CallForm::kGreater:
+    case CallForm::kGreaterEqual:
+      if (ka != b->kind()) break;
+      // NaN compares false every way, as the library's unordered result does.
+      if (ka == Kind::kInt) return Compare(e.form, a->AsInt(), b->AsInt());
+      if (ka == Kind::kUint) return Compare(e.form, a->AsUint(), b->AsUint());
+      if (ka == Kind::kDouble) return Compare(e.form, a->AsDouble(), b->AsDouble());
+      if (ka == Kind::kString) return Compare(e.form, std::string_view(a->AsString()), std::string_view(b->AsString()));
+      break;
+    case CallForm::kAdd:
+    case CallForm::kSubtract:
+      if (ka == Kind::kInt && b->kind() == Kind::kInt) {
+        int64_t out;
+        const bool overflow = e.form == CallForm::kAdd ? __builtin_add_overflow(a->AsInt(), b->AsInt(), &out)
+                                                       : __builtin_sub_overflow(a->AsInt(), b->AsInt(), &out);
+        return overflow ? Overflow() : Value::Int(out);
+      }
+      break;
+    case CallForm::kNot:
+      if (ka == Kind::kBool) return Value::Bool(!a->AsBool());
+      break;
+    case CallForm::kSize:
+      if (ka == Kind::kString) return Value::Int(static_cast<int64_t>(CodePointCount(a->AsString())));
+      if (ka == Kind::kList) return Value::Int(static_cast<int64_t>(a->AsList().size()));
+      if (ka == Kind::kMap) return Value::Int(static_cast<int64_t>(a->AsMap().size()));
+      break;
+    default: break;
+  }
+  // Other kinds: the library's overloads, with the operands copied as a call passes them.
+  Value args[2] = {*a, b != nullptr ? *b : Value()};
+  return CallFunction(e, args, b != nullptr ? 2 : 1);
 }
 
 Value Interpreter::ListLiteral(const Expr& e) {
@@ -271,6 +347,7 @@ Value Interpreter::Comprehension(const Expr& e) {
     return Value::Error("expression of type '" + std::string(range.TypeName()) +
                         "' cannot be range of a comprehension (must be list, map, or dynamic)");
   }
+  if (e.macro != MacroForm::kNone) return Macro(e, range);
   const size_t base = locals_.size();
   locals_.emplace_back(e.accu_var, Eval(*e.accu_init));
   const size_t accu = base;
@@ -299,6 +376,138 @@ Value Interpreter::Comprehension(const Expr& e) {
   Value result = Eval(*e.result);
   locals_.resize(base);
   return result;
+}
+
+namespace {
+
+// The parts of a macro's expansion (macros.cc) its loop evaluates: the predicate and the mapped
+// item (either may be null).
+struct MacroParts {
+  const Expr* predicate = nullptr;
+  const Expr* item = nullptr;
+};
+
+MacroParts PartsOf(const Expr& e) {
+  const Expr& step = *e.loop_step;
+  switch (e.macro) {
+    case MacroForm::kAll:
+    case MacroForm::kExists: return {step.args[1].get(), nullptr};      // accu && p, accu || p
+    case MacroForm::kExistsOne: return {step.args[0].get(), nullptr};  // p ? accu + 1 : accu
+    case MacroForm::kFilter: return {step.args[0].get(), nullptr};     // p ? accu + [x] : accu
+    case MacroForm::kMap:
+      // accu + [f], or p ? accu + [f] : accu
+      if (step.form == CallForm::kConditional) return {step.args[0].get(), step.args[1]->args[1]->args[0].get()};
+      return {nullptr, step.args[1]->args[0].get()};
+    case MacroForm::kNone: break;
+  }
+  return {};
+}
+
+}  // namespace
+
+Value Interpreter::Macro(const Expr& e, const Value& range) {
+  const MacroParts parts = PartsOf(e);
+  const bool two = !e.iter_var2.empty();
+  // The variables sit where the expansion's would (the checker numbered them so): the
+  // accumulator, unused here, then the iteration variables.
+  const size_t base = locals_.size();
+  locals_.emplace_back(e.accu_var, Value());
+  locals_.emplace_back(e.iter_var, Value());
+  if (two) locals_.emplace_back(e.iter_var2, Value());
+  Charge();  // the accumulator's initial value
+  const bool is_list = range.kind() == Kind::kList;
+  const size_t count = is_list ? range.AsList().size() : range.AsMap().size();
+
+  // all/exists: the value that decides on its own; errors are kept until the end, where they
+  // are the result unless a deciding value came.
+  const bool decisive = e.macro == MacroForm::kExists;
+  Value error;  // the first error met (kNull: none)
+  int64_t matches = 0;
+  ValueList items;
+  bool decided = false;
+  // Per element, the expansion's loop condition and the accumulator's step are charged as they
+  // would be evaluated (all: `@not_strictly_false(a)` and `a && p`; exists: with `!a` and `||`;
+  // the others: the constant `true` and `p ? ... : a` or `a + [f]`).
+  uint64_t per_element = e.macro == MacroForm::kAll ? 4 : e.macro == MacroForm::kExists ? 5 : 2;
+  if (e.macro == MacroForm::kMap && parts.predicate == nullptr) per_element = 1;
+  for (size_t i = 0; i < count && !cancelled_; ++i) {
+    if (is_list) {
+      if (two) {
+        locals_[base + 1].second = Value::Int(static_cast<int64_t>(i));
+        locals_[base + 2].second = range.AsList()[i];
+      } else {
+        locals_[base + 1].second = range.AsList()[i];
+      }
+    } else {
+      const auto& [k, v] = range.AsMap()[i];
+      locals_[base + 1].second = k;
+      if (two) locals_[base + 2].second = v;
+    }
+    if (!Charge(per_element)) break;
+    if (e.macro == MacroForm::kAll || e.macro == MacroForm::kExists) {
+      Value p = Eval(*parts.predicate);
+      if (p.kind() == Kind::kBool) {
+        if (p.AsBool() == decisive) {
+          decided = true;
+          // The next element's loop condition sees the decision and stops the loop.
+          if (i + 1 < count) Charge(e.macro == MacroForm::kAll ? 2 : 3);
+          break;
+        }
+      } else if (error.kind() != Kind::kError) {
+        error = p.IsError() ? std::move(p) : NoSuchOverload(decisive ? "_||_" : "_&&_");
+      }
+      continue;
+    }
+    // exists_one, filter and map with a predicate: `p ? step : accu`, step charged if taken. A
+    // predicate that is not a bool becomes the accumulator, replacing an earlier error; a step on
+    // an error accumulator keeps it.
+    bool take = true;
+    if (parts.predicate != nullptr) {
+      Value p = Eval(*parts.predicate);
+      if (p.kind() != Kind::kBool) {
+        error = p.IsError() ? std::move(p) : NoSuchOverload("_?_:_");
+        continue;
+      }
+      take = p.AsBool();
+      if (!take) {
+        Charge();  // the accumulator, unchanged
+        continue;
+      }
+    }
+    if (e.macro == MacroForm::kExistsOne) {
+      Charge(3);  // accu + 1
+      ++matches;
+      continue;
+    }
+    // filter and map: accu + [item]; the list concatenation costs as the library charges it.
+    Charge(3);
+    Value item = parts.item != nullptr ? Eval(*parts.item) : locals_[base + 1].second;
+    if (parts.item == nullptr) Charge();  // the filtered variable
+    if (error.kind() == Kind::kError) continue;
+    if (item.IsError()) {
+      error = std::move(item);
+      continue;
+    }
+    ctx_.AddCost((items.size() + 1) / 10);
+    if (ctx_.cost() > options_.cost_limit) cancelled_ = true;
+    items.push_back(std::move(item));
+  }
+  locals_.resize(base);
+  Charge(e.macro == MacroForm::kExistsOne ? 3 : 1);  // the result expression
+  if (cancelled_) return Value::Error(std::string(kCostLimitError));
+  switch (e.macro) {
+    case MacroForm::kAll:
+    case MacroForm::kExists:
+      if (decided) return Value::Bool(decisive);
+      if (error.kind() == Kind::kError) return error;
+      return Value::Bool(!decisive);
+    case MacroForm::kExistsOne:
+      if (error.kind() == Kind::kError) return error;
+      return Value::Bool(matches == 1);
+    default:
+      if (error.kind() == Kind::kError) return error;
+      return Value::List(std::move(items));
+  }
 }
 
 }  // namespace kube::cel::internal

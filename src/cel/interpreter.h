@@ -32,13 +32,21 @@ class Interpreter {
   // The selection of field e.name (or its has() test) on an evaluated operand.
   Value SelectOn(const Expr& e, const Value& operand);
   Value Call(const Expr& e);
+  // A strict call's overload on evaluated arguments (the receiver first); the first error
+  // argument is the result.
+  Value CallFunction(const Expr& e, const Value* args, size_t n);
+  // A call of an inline operator form (CallForm::kEqual ... kSize).
+  Value InlineOperator(const Expr& e);
   Value Logical(const Expr& e, bool is_and);
   Value Conditional(const Expr& e);
   Value ListLiteral(const Expr& e);
   Value MapLiteral(const Expr& e);
   Value Comprehension(const Expr& e);
+  // A comprehension expanded from a macro (Expr::macro), over its evaluated range (list or map).
+  Value Macro(const Expr& e, const Value& range);
   Value OptionalSelect(const Value& operand, const Value& field);
   Value Index(const Value& operand, const Value& index, bool optional);
+  static constexpr size_t kInlineArgs = 4;
   // Counts one unit; false (and the cost error set) once the limit is passed.
   bool Charge(uint64_t units = 1);
 

@@ -69,6 +69,7 @@ ExprPtr Clone(ExprFactory& f, const Expr& e) {
   c->iter_var = e.iter_var;
   c->iter_var2 = e.iter_var2;
   c->accu_var = e.accu_var;
+  c->macro = e.macro;
   auto clone = [&](const ExprPtr& p) { return p ? Clone(f, *p) : nullptr; };
   c->target = clone(e.target);
   for (const auto& a : e.args) c->args.push_back(clone(a));
@@ -85,6 +86,7 @@ struct Comprehension {
   ExprPtr range;
   std::string var, var2;
   ExprPtr init, condition, step, result;
+  MacroForm macro = MacroForm::kNone;
 };
 
 ExprPtr Build(ExprFactory& f, Comprehension c, int32_t offset) {
@@ -97,6 +99,7 @@ ExprPtr Build(ExprFactory& f, Comprehension c, int32_t offset) {
   e->loop_condition = std::move(c.condition);
   e->loop_step = std::move(c.step);
   e->result = std::move(c.result);
+  e->macro = c.macro;
   return e;
 }
 
@@ -237,12 +240,14 @@ std::optional<ExprPtr> ExpandMacro(ExprFactory& f, std::string_view function, Ex
     c.condition = f.Call("@not_strictly_false", Args(std::move(accu)), offset);
     c.step = f.Call(all ? "_&&_" : "_||_", Args(Accu(f, offset), std::move(rest[0])), offset);
     c.result = Accu(f, offset);
+    c.macro = all ? MacroForm::kAll : MacroForm::kExists;
   } else if (function == "exists_one" || function == "existsOne") {
     c.init = f.Const(Value::Int(0), offset);
     c.condition = f.Const(Value::Bool(true), offset);
     c.step = Filtered(f, std::move(rest[0]), f.Call("_+_", Args(Accu(f, offset), f.Const(Value::Int(1), offset)), offset),
                       offset);
     c.result = f.Call("_==_", Args(Accu(f, offset), f.Const(Value::Int(1), offset)), offset);
+    c.macro = MacroForm::kExistsOne;
   } else if (function == "map" || function == "filter" || function == "transformList") {
     c.init = f.List({}, offset);
     c.condition = f.Const(Value::Bool(true), offset);
@@ -251,6 +256,7 @@ std::optional<ExprPtr> ExpandMacro(ExprFactory& f, std::string_view function, Ex
     const bool filtered = function == "filter" || rest_n == 2;
     if (filtered) c.step = Filtered(f, std::move(rest[0]), std::move(c.step), offset);
     c.result = Accu(f, offset);
+    c.macro = function == "filter" ? MacroForm::kFilter : MacroForm::kMap;
   } else {  // transformMap, transformMapEntry
     c.init = f.New(ExprKind::kMap, offset);
     c.condition = f.Const(Value::Bool(true), offset);
