@@ -110,6 +110,7 @@ class Checker {
         scopes_.push_back(e.accu_var);
         scopes_.push_back(e.iter_var);
         if (!e.iter_var2.empty()) scopes_.push_back(e.iter_var2);
+        max_scopes = std::max(max_scopes, scopes_.size());
         Check(*e.loop_condition);
         Check(*e.loop_step);
         scopes_.resize(scopes_.size() - (e.iter_var2.empty() ? 1 : 2));
@@ -121,6 +122,8 @@ class Checker {
   }
 
   std::vector<SourceError> errors;
+  // The most comprehension variables in scope at once.
+  size_t max_scopes = 0;
 
  private:
   bool InScope(std::string_view name) const {
@@ -248,13 +251,23 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
     program->checked_.errors = ValidateLiterals(*parsed.expr, *functions_);
   }
   if (!program->checked_.errors.empty()) return Status::BadRequest(FormatErrors(source, program->checked_.errors));
+  if (!options_.native_macros) {
+    std::vector<Expr*> todo{parsed.expr.get()};
+    while (!todo.empty()) {
+      Expr* e = todo.back();
+      todo.pop_back();
+      e->macro = MacroForm::kNone;
+      ForEachChild(*e, [&](const Expr& c) { todo.push_back(const_cast<Expr*>(&c)); });
+    }
+  }
   program->functions_ = functions_;
+  program->max_locals_ = checker.max_scopes;
   program->expr_ = std::move(parsed.expr);
   return std::shared_ptr<const Program>(std::move(program));
 }
 
 EvalResult Program::Evaluate(const Activation& vars, const EvalOptions& options) const {
-  internal::Interpreter interpreter(*functions_, vars, options);
+  internal::Interpreter interpreter(*functions_, vars, options, max_locals_);
   EvalResult result;
   result.value = interpreter.Eval(*expr_);
   result.cost = interpreter.cost();

@@ -96,6 +96,7 @@ class Program {
   friend class Environment;
   std::shared_ptr<const FunctionRegistry> functions_;
   std::unique_ptr<Expr> expr_;
+  size_t max_locals_ = 0;  // the interpreter's comprehension variables at most (Interpreter)
   std::set<std::string, std::less<>> referenced_;
   TypeCheckResult checked_;
 };
@@ -112,6 +113,10 @@ struct EnvironmentOptions {
   // `timestamp('x')`, `s.matches('(')` (cel-go's literal validators, which kube enables).
   // Default: on.
   bool validate_literals = true;
+  // The loops of the comprehension macros (all, exists, exists_one, map, filter, transformList)
+  // run in the interpreter (ast.h MacroForm). Off, their expansions are evaluated instead: same
+  // results and cost, slower; tests compare the two. Default: on.
+  bool native_macros = true;
 };
 
 class Environment {

@@ -4,6 +4,7 @@
 #include "cel/types.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace kube::cel::internal {
 
@@ -36,6 +37,13 @@ bool ListPosition(const Value& v, int64_t* out) {
 }
 
 }  // namespace
+
+void Interpreter::PushLocal(std::string_view name, Value v) {
+  if (locals_.capacity() == 0) locals_.reserve(max_locals_);
+  // Never reached for a program the checker counted; growing would move values Peek may point at.
+  if (locals_.size() == locals_.capacity()) std::abort();
+  locals_.emplace_back(name, std::move(v));
+}
 
 bool Interpreter::Charge(uint64_t units) {
   ctx_.AddCost(units);
@@ -349,11 +357,11 @@ Value Interpreter::Comprehension(const Expr& e) {
   }
   if (e.macro != MacroForm::kNone) return Macro(e, range);
   const size_t base = locals_.size();
-  locals_.emplace_back(e.accu_var, Eval(*e.accu_init));
+  PushLocal(e.accu_var, Eval(*e.accu_init));
   const size_t accu = base;
   const bool two = !e.iter_var2.empty();
-  locals_.emplace_back(e.iter_var, Value());
-  if (two) locals_.emplace_back(e.iter_var2, Value());
+  PushLocal(e.iter_var, Value());
+  if (two) PushLocal(e.iter_var2, Value());
   auto step = [&](Value first, const Value* second) {
     locals_[accu + 1].second = std::move(first);
     if (two) locals_[accu + 2].second = *second;
@@ -411,9 +419,9 @@ Value Interpreter::Macro(const Expr& e, const Value& range) {
   // The variables sit where the expansion's would (the checker numbered them so): the
   // accumulator, unused here, then the iteration variables.
   const size_t base = locals_.size();
-  locals_.emplace_back(e.accu_var, Value());
-  locals_.emplace_back(e.iter_var, Value());
-  if (two) locals_.emplace_back(e.iter_var2, Value());
+  PushLocal(e.accu_var, Value());
+  PushLocal(e.iter_var, Value());
+  if (two) PushLocal(e.iter_var2, Value());
   Charge();  // the accumulator's initial value
   const bool is_list = range.kind() == Kind::kList;
   const size_t count = is_list ? range.AsList().size() : range.AsMap().size();

@@ -15,8 +15,11 @@ namespace kube::cel::internal {
 
 class Interpreter {
  public:
-  Interpreter(const FunctionRegistry& functions, const Activation& vars, const EvalOptions& options)
-      : functions_(functions), vars_(vars), options_(options) {}
+  // `max_locals`: the most comprehension variables the expression has in scope at once (the
+  // checker counts them). Their storage is reserved once and never moves, so that operands read
+  // in place (Peek) stay valid while a later operand runs a comprehension.
+  Interpreter(const FunctionRegistry& functions, const Activation& vars, const EvalOptions& options, size_t max_locals)
+      : functions_(functions), vars_(vars), options_(options), max_locals_(max_locals) {}
 
   Value Eval(const Expr& e);
   uint64_t cost() const { return ctx_.cost(); }
@@ -55,7 +58,11 @@ class Interpreter {
   const EvalOptions& options_;
   CallContext ctx_;
   bool cancelled_ = false;
-  std::vector<std::pair<std::string_view, Value>> locals_;  // comprehension variables, innermost last
+  // Comprehension variables, innermost last; capacity max_locals_ once the first is bound.
+  std::vector<std::pair<std::string_view, Value>> locals_;
+  size_t max_locals_;
+  // Binds the next comprehension variable.
+  void PushLocal(std::string_view name, Value v);
 };
 
 // The error of an evaluation stopped by its cost limit.
