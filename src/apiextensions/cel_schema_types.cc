@@ -132,10 +132,16 @@ constexpr std::string_view kReserved[] = {"true",   "false", "null",     "in",  
                                           "var",    "void",  "while"};
 
 bool IsReservedCelName(std::string_view name) {
-  // Runs on every property name a rule sees: most are longer than any reserved word.
+  // Runs on every property name a rule sees: most fail the length or first-letter test, before
+  // any comparison.
   if (name.size() < 2 || name.size() > 9) return false;
+  switch (name[0]) {
+    case 'a': case 'b': case 'c': case 'e': case 'f': case 'i': case 'l': case 'n': case 'p': case 'r':
+    case 't': case 'v': case 'w': break;
+    default: return false;
+  }
   for (std::string_view r : kReserved) {
-    if (name == r) return true;
+    if (r.size() == name.size() && r[0] == name[0] && name == r) return true;
   }
   return false;
 }

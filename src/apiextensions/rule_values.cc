@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,9 @@ namespace {
 
 using json = nlohmann::json;
 using schema::Schema;
+
+// Deeper schemas convert their remaining levels as plain JSON.
+constexpr int kMaxPlanDepth = 200;
 
 // JSON → CEL as cel::FromJson, except that strings (values and keys) borrow the document's text.
 cel::Value BorrowJson(const json& v) {
@@ -46,103 +50,190 @@ cel::Value ResourceMetadata(const json& meta) {
   return cel::Value::Map(std::move(entries));
 }
 
-// The entry of property `key` of object value `v`, unless rules cannot see it.
-void AddProperty(const Schema* s, bool map, bool resource, const std::string& key, const json& value,
-                 const cel::FieldUse* use, cel::MapEntries* entries) {
-  if (resource && key == "metadata" && value.is_object()) {
-    entries->emplace_back(cel::Value::BorrowedString(key), ResourceMetadata(value));
-    return;
-  }
-  const Schema* child = map ? s->Items() : s->Field(key);
-  const bool embedded = child != nullptr && child->EmbeddedResource();
-  // Rules see properties under their escaped names, and not at all when unescapable.
-  if (map || IsUnescapedCelFieldName(key)) {
-    entries->emplace_back(cel::Value::BorrowedString(key), RuleValue(child, value, embedded, use));
-  } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
-    entries->emplace_back(cel::Value::String(std::move(*name)), RuleValue(child, value, embedded, use));
-  }
-}
-
-// The property of object value `v` that rules see as `name` (an escaped name for objects).
-json::const_iterator FindProperty(const Schema* s, bool map, const json& v, const std::string& name) {
-  if (map || IsUnescapedCelFieldName(name)) return v.find(name);
-  // An escaped name (`__dash__x`): the declared property it escapes, if the value has it.
+// The declared property of object node `s` that rules see as `cel_name`, or "".
+std::string DeclaredProperty(const Schema* s, const std::string& cel_name) {
+  if (IsUnescapedCelFieldName(cel_name)) return s->Field(cel_name) != nullptr ? cel_name : "";
   for (const std::string& property : s->FieldNames()) {
-    if (IsUnescapedCelFieldName(property)) continue;
-    if (EscapeCelFieldName(property) == name) return v.find(property);
+    if (!IsUnescapedCelFieldName(property) && EscapeCelFieldName(property) == cel_name) return property;
   }
-  return v.end();
+  return "";
 }
 
-cel::Value Object(const Schema* s, const json& v, bool resource, const cel::FieldUse* use) {
-  const bool map = s->type() == Schema::Type::kMap;
+}  // namespace
+
+std::shared_ptr<const ValuePlan> ValuePlan::Build(const Schema* s, bool resource, const cel::FieldUse* use, Cache* cache) {
+  Cache local;
+  return BuildAt(s, resource, use, cache != nullptr ? cache : &local, 0);
+}
+
+std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resource, const cel::FieldUse* use, Cache* cache,
+                                                    int depth) {
+  const bool whole = use == nullptr || use->whole;
+  if (whole) {
+    if (auto it = cache->find({s, resource}); it != cache->end()) return it->second;
+  }
+  auto plan = std::make_shared<ValuePlan>();
+  plan->schema_ = s;
+  plan->whole_ = whole;
+  plan->resource_ = resource;
+  auto metadata = [] {
+    auto m = std::make_shared<ValuePlan>();
+    m->shape_ = Shape::kMetadata;
+    return m;
+  };
+  if (s != nullptr && depth <= kMaxPlanDepth) {
+    switch (s->type()) {
+      case Schema::Type::kObject:
+        plan->shape_ = Shape::kObject;
+        if (whole) {
+          for (const std::string& key : s->FieldNames()) {
+            const Schema* child = s->Field(key);
+            std::optional<std::string> name = IsUnescapedCelFieldName(key) ? key : EscapeCelFieldName(key);
+            if (!name) continue;  // rules cannot see it
+            auto child_plan = resource && key == "metadata"
+                                  ? metadata()
+                                  : BuildAt(child, child != nullptr && child->EmbeddedResource(), nullptr, cache, depth + 1);
+            plan->properties_.push_back({key, std::move(*name), std::move(child_plan)});
+          }
+        } else {
+          for (const auto& [name, field_use] : use->fields) {
+            std::string key = DeclaredProperty(s, name);
+            // A resource's apiVersion, kind and metadata need not be declared.
+            if (key.empty() && resource && (name == "metadata" || name == "apiVersion" || name == "kind")) key = name;
+            if (key.empty()) continue;
+            const Schema* child = s->Field(key);
+            auto child_plan = resource && key == "metadata"
+                                  ? metadata()
+                                  : BuildAt(child, child != nullptr && child->EmbeddedResource(), &field_use, cache, depth + 1);
+            plan->properties_.push_back({key, name, std::move(child_plan)});
+          }
+        }
+        std::sort(plan->properties_.begin(), plan->properties_.end(),
+                  [whole](const Property& a, const Property& b) { return whole ? a.key < b.key : a.cel_name < b.cel_name; });
+        break;
+      case Schema::Type::kMap: {
+        plan->shape_ = Shape::kMap;
+        const Schema* item = s->Items();
+        const bool embedded = item != nullptr && item->EmbeddedResource();
+        if (whole) {
+          plan->items_ = BuildAt(item, embedded, nullptr, cache, depth + 1);
+        } else {
+          // Map keys are not escaped: each used key converts with its own use.
+          for (const auto& [key, field_use] : use->fields) {
+            plan->properties_.push_back({key, key, BuildAt(item, embedded, &field_use, cache, depth + 1)});
+          }
+        }
+        break;
+      }
+      case Schema::Type::kArray: {
+        plan->shape_ = Shape::kArray;
+        plan->whole_ = true;  // lists have no fields: a rule that selects one fails the same way on the whole list
+        const Schema* item = s->Items();
+        plan->items_ = BuildAt(item, item != nullptr && item->EmbeddedResource(), nullptr, cache, depth + 1);
+        // x-kubernetes-list-type gives `==` and `+` kube's set and map-list meanings.
+        if (s->ListType() == "set") plan->list_ = cel::ListSemantics::kSet;
+        if (s->ListType() == "map") {
+          plan->list_ = cel::ListSemantics::kMap;
+          for (const auto& k : s->ListMapKeys()) {
+            if (auto name = EscapeCelFieldName(k)) plan->map_keys_.push_back(std::move(*name));
+          }
+        }
+        break;
+      }
+      case Schema::Type::kNumber: plan->shape_ = Shape::kNumber; break;
+      case Schema::Type::kString:
+      case Schema::Type::kTime: {
+        // Formats that give values their own CEL type.
+        const std::string format = s->Validation() != nullptr ? s->Validation()->format : "";
+        if (format == "date-time") plan->shape_ = Shape::kTimestamp;
+        if (format == "date") plan->shape_ = Shape::kDate;
+        if (format == "duration") plan->shape_ = Shape::kDuration;
+        if (format == "byte") plan->shape_ = Shape::kBytes;
+        break;
+      }
+      default: break;
+    }
+  }
+  if (whole) (*cache)[{s, resource}] = plan;
+  return plan;
+}
+
+cel::Value ValuePlan::ConvertObject(const json& v) const {
   cel::MapEntries entries;
-  if (use == nullptr || use->whole) {
-    entries.reserve(v.size());
-    for (auto it = v.begin(); it != v.end(); ++it) AddProperty(s, map, resource, it.key(), *it, nullptr, &entries);
-  } else {
-    entries.reserve(use->fields.size());
-    for (const auto& [name, field_use] : use->fields) {
-      auto it = FindProperty(s, map, v, name);
-      if (it != v.end()) AddProperty(s, map, resource, it.key(), *it, &field_use, &entries);
+  if (!whole_) {
+    // The used properties, already in the order of their names.
+    entries.reserve(properties_.size());
+    for (const Property& p : properties_) {
+      if (auto it = v.find(p.key); it != v.end()) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*it));
+    }
+    return cel::Value::Map(std::move(entries));
+  }
+  entries.reserve(v.size());
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string& key = it.key();
+    if (shape_ == Shape::kMap) {
+      entries.emplace_back(cel::Value::BorrowedString(key), items_->Convert(*it));
+      continue;
+    }
+    auto p = std::lower_bound(properties_.begin(), properties_.end(), key,
+                              [](const Property& a, const std::string& k) { return a.key < k; });
+    if (p != properties_.end() && p->key == key) {
+      entries.emplace_back(cel::Value::BorrowedString(p->cel_name), p->plan->Convert(*it));
+    } else if (resource_ && key == "metadata" && it->is_object()) {
+      entries.emplace_back(cel::Value::BorrowedString(key), ResourceMetadata(*it));
+    } else if (IsUnescapedCelFieldName(key)) {
+      // Undeclared (a resource's apiVersion and kind, preserved unknown fields): as JSON.
+      entries.emplace_back(cel::Value::BorrowedString(key), BorrowJson(*it));
+    } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
+      entries.emplace_back(cel::Value::String(std::move(*name)), BorrowJson(*it));
     }
   }
   return cel::Value::Map(std::move(entries));
 }
 
-}  // namespace
-
-cel::Value RuleValue(const Schema* s, const json& v, bool resource, const cel::FieldUse* use) {
+cel::Value ValuePlan::Convert(const json& v) const {
   if (v.is_null()) return cel::Value::Null();
-  if (s == nullptr) return BorrowJson(v);
-  switch (s->type()) {
-    case Schema::Type::kObject:
-    case Schema::Type::kMap:
-      if (!v.is_object()) return BorrowJson(v);
-      return Object(s, v, resource, use);
-    case Schema::Type::kArray: {
+  switch (shape_) {
+    case Shape::kJson: return BorrowJson(v);
+    case Shape::kMetadata: return v.is_object() ? ResourceMetadata(v) : BorrowJson(v);
+    case Shape::kObject:
+    case Shape::kMap: return v.is_object() ? ConvertObject(v) : BorrowJson(v);
+    case Shape::kArray: {
       if (!v.is_array()) return BorrowJson(v);
-      // Lists have no fields: a rule that selects one fails the same way on the whole list.
       cel::ValueList items;
       items.reserve(v.size());
-      const Schema* item = s->Items();
-      for (const auto& x : v) items.push_back(RuleValue(item, x, item != nullptr && item->EmbeddedResource()));
-      // x-kubernetes-list-type gives `==` and `+` kube's set and map-list meanings.
-      if (s->ListType() == "set") return cel::Value::SetList(std::move(items));
-      if (s->ListType() == "map") {
-        std::vector<std::string> keys;
-        for (const auto& k : s->ListMapKeys()) {
-          if (auto name = EscapeCelFieldName(k)) keys.push_back(std::move(*name));
-        }
-        return cel::Value::MapList(std::move(items), std::move(keys));
-      }
+      for (const auto& x : v) items.push_back(items_->Convert(x));
+      if (list_ == cel::ListSemantics::kSet) return cel::Value::SetList(std::move(items));
+      if (list_ == cel::ListSemantics::kMap) return cel::Value::MapList(std::move(items), map_keys_);
       return cel::Value::List(std::move(items));
     }
-    case Schema::Type::kNumber:
-      if (v.is_number()) return cel::Value::Double(v.get<double>());
-      return BorrowJson(v);
-    case Schema::Type::kString:
-    case Schema::Type::kTime: {
-      if (!v.is_string() || s->Validation() == nullptr) return BorrowJson(v);
-      // Formats that give values their own CEL type; a value that does not parse stays a
-      // string, as schema validation has refused it already.
-      const std::string& text = v.get_ref<const std::string&>();
-      const std::string& format = s->Validation()->format;
-      if (format == "date-time") {
-        cel::Timestamp t;
-        if (cel::ParseTimestamp(text, &t)) return cel::Value::OfTimestamp(t);
-      } else if (format == "date") {
-        cel::Timestamp t;
-        if (text.size() == 10 && cel::ParseTimestamp(text + "T00:00:00Z", &t)) return cel::Value::OfTimestamp(t);
-      } else if (format == "duration") {
-        if (auto nanos = protobuf::ParseGoDuration(text)) return cel::Value::OfDuration(cel::Duration{*nanos});
-      } else if (format == "byte") {
-        if (auto bytes = protobuf::Base64StdDecode(text)) return cel::Value::Bytes(std::move(*bytes));
-      }
-      return BorrowJson(v);
-    }
-    default: return BorrowJson(v);
+    case Shape::kNumber: return v.is_number() ? cel::Value::Double(v.get<double>()) : BorrowJson(v);
+    default: break;
   }
+  // Formatted strings; a value that does not parse stays a string, as schema validation has
+  // refused it already.
+  if (!v.is_string()) return BorrowJson(v);
+  const std::string& text = v.get_ref<const std::string&>();
+  switch (shape_) {
+    case Shape::kTimestamp: {
+      cel::Timestamp t;
+      if (cel::ParseTimestamp(text, &t)) return cel::Value::OfTimestamp(t);
+      break;
+    }
+    case Shape::kDate: {
+      cel::Timestamp t;
+      if (text.size() == 10 && cel::ParseTimestamp(text + "T00:00:00Z", &t)) return cel::Value::OfTimestamp(t);
+      break;
+    }
+    case Shape::kDuration:
+      if (auto nanos = protobuf::ParseGoDuration(text)) return cel::Value::OfDuration(cel::Duration{*nanos});
+      break;
+    case Shape::kBytes:
+      if (auto bytes = protobuf::Base64StdDecode(text)) return cel::Value::Bytes(std::move(*bytes));
+      break;
+    default: break;
+  }
+  return BorrowJson(v);
 }
 
 }  // namespace kube::apiextensions

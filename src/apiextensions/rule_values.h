@@ -4,15 +4,23 @@
 // int-or-string and untyped nodes as their JSON; object properties under their escaped names
 // (`__dash__` …, unescapable names left out); set and map lists with kube's list-type equality and
 // `+`; a resource root (and an embedded resource) shows apiVersion, kind and only metadata.name /
-// generateName. Strings borrow the document's text instead of copying it.
+// generateName.
 //
-// A rule reads only the fields it selects (cel/field_usage.h), so a value can be built for a
-// FieldUse: objects then hold just the used fields, each built for its own use, and only used-whole
-// values are converted entirely. A rule given such a value evaluates exactly as with the full one.
+// A ValuePlan is the conversion of one schema node worked out once, when the rules are compiled:
+// each property's escaped name, child plan and value shape, so that converting a value on each
+// write is lookups and copies only. A rule reads only the fields it selects (cel/field_usage.h),
+// so a plan can be built for a FieldUse: objects then get just the used fields, each converted
+// for its own use, and only used-whole values are converted entirely. A rule given such a value
+// evaluates exactly as with the full one.
 //
-// Thread-safety: pure functions. REQUIRES: the JSON outlives the values built from it (they
-// borrow its strings).
+// Thread-safety: plans are immutable once built; Convert may run from many threads.
 #pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -22,8 +30,43 @@
 
 namespace kube::apiextensions {
 
-// `v` (at schema node `s`, null: untyped; `resource`: a resource root or embedded resource) as
-// rules see it, built for `use` (nullptr: whole).
-cel::Value RuleValue(const schema::Schema* s, const nlohmann::json& v, bool resource, const cel::FieldUse* use = nullptr);
+class ValuePlan {
+ public:
+  // Whole plans already built, shared by the plans of one compilation (a schema node reached
+  // twice converts with one plan).
+  using Cache = std::map<std::pair<const schema::Schema*, bool>, std::shared_ptr<const ValuePlan>>;
+
+  // The plan of node `s` (null: untyped; `resource`: a resource root or embedded resource) for
+  // `use` (null: whole).
+  static std::shared_ptr<const ValuePlan> Build(const schema::Schema* s, bool resource, const cel::FieldUse* use = nullptr,
+                                                Cache* cache = nullptr);
+
+  // `v` as rules see it. REQUIRES: the plan and `v` outlive the value (its strings borrow both).
+  cel::Value Convert(const nlohmann::json& v) const;
+
+  // How values of the node convert.
+  enum class Shape : uint8_t { kJson, kObject, kMap, kArray, kNumber, kTimestamp, kDate, kDuration, kBytes, kMetadata };
+
+ private:
+  struct Property {
+    std::string key;       // in the JSON
+    std::string cel_name;  // as rules see it
+    std::shared_ptr<const ValuePlan> plan;
+  };
+  static std::shared_ptr<const ValuePlan> BuildAt(const schema::Schema* s, bool resource, const cel::FieldUse* use,
+                                                  Cache* cache, int depth);
+  cel::Value ConvertObject(const nlohmann::json& v) const;
+
+  Shape shape_ = Shape::kJson;
+  bool whole_ = true;
+  bool resource_ = false;  // a resource root or embedded resource: metadata is cut
+  const schema::Schema* schema_ = nullptr;
+  // kObject: the visible properties (all declared ones when whole, else the used ones), sorted
+  // by key; kMap used by key: the used keys.
+  std::vector<Property> properties_;
+  std::shared_ptr<const ValuePlan> items_;  // kArray items, kMap values
+  cel::ListSemantics list_ = cel::ListSemantics::kAtomic;
+  std::vector<std::string> map_keys_;  // list-type map: the key fields, escaped
+};
 
 }  // namespace kube::apiextensions

@@ -35,9 +35,10 @@ Both Evaluate(const schema::Schema* root, const json& obj, const char* rule) {
   CompiledRule c = CompileRule(json{{"rule", rule}}, root, /*resource_root=*/true);
   REQUIRE_MESSAGE(c.program != nullptr, c.compile_error);
   auto run = [&](const cel::FieldUse* use) {
+    auto plan = ValuePlan::Build(root, true, use);
     cel::Activation vars;
-    vars.Bind("self", RuleValue(root, obj, true, use));
-    vars.Bind("oldSelf", RuleValue(root, obj, true, use));
+    vars.Bind("self", plan->Convert(obj));
+    vars.Bind("oldSelf", plan->Convert(obj));
     cel::EvalResult r = c.program->Evaluate(vars);
     return r.value.IsError() ? "error: " + r.value.ErrorMessage() : cel::DebugString(r.value);
   };
@@ -45,7 +46,11 @@ Both Evaluate(const schema::Schema* root, const json& obj, const char* rule) {
 }
 
 TEST_CASE("rule values: a value built for a rule's use evaluates as the whole value does") {
-  auto graph = *schema::SchemaGraph::FromOpenAPIV3(json::parse(kSchema));
+  // With the resource root's apiVersion, kind and metadata declared, and without, as many CRDs.
+  json undeclared = json::parse(kSchema);
+  for (const char* k : {"apiVersion", "kind", "metadata"}) undeclared["properties"].erase(k);
+  for (const json& schema_json : {json::parse(kSchema), undeclared}) {
+  auto graph = *schema::SchemaGraph::FromOpenAPIV3(schema_json);
   const json obj = json::parse(kObject);
   for (const char* rule :
        {"self.spec.replicas <= self.spec.max", "self.metadata.name == 'w1'", "!has(self.metadata.generateName)",
@@ -61,6 +66,7 @@ TEST_CASE("rule values: a value built for a rule's use evaluates as the whole va
     CHECK(both.projected == both.whole);
     CHECK(both.projected == "true");
   }
+  }
 }
 
 TEST_CASE("rule values: only the used fields are built") {
@@ -69,10 +75,12 @@ TEST_CASE("rule values: only the used fields are built") {
   cel::FieldUse use;
   use.fields["spec"].fields["nested"].fields["a"].whole = true;
   use.fields["metadata"].fields["name"].whole = true;
-  const cel::Value v = RuleValue(graph->Root(), obj, true, &use);
+  auto plan = ValuePlan::Build(graph->Root(), true, &use);
+  const cel::Value v = plan->Convert(obj);
   CHECK(cel::DebugString(v) == R"({"metadata": {"name": "w1"}, "spec": {"nested": {"a": {"b": 3}}}})");
   // Whole: every visible field, metadata cut to its name.
-  const cel::Value whole = RuleValue(graph->Root(), obj, true);
+  auto whole_plan = ValuePlan::Build(graph->Root(), true);
+  const cel::Value whole = whole_plan->Convert(obj);
   CHECK(whole.FindField("kind") != nullptr);
   CHECK(cel::DebugString(*whole.FindField("metadata")) == R"({"name": "w1"})");
   CHECK(whole.FindField("spec")->FindField("port__dash__name") != nullptr);

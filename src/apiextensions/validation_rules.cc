@@ -85,8 +85,9 @@ std::string RenderValue(const json& v) {
 struct RuleNode {
   const Schema* schema = nullptr;
   std::vector<CompiledRule> rules;
-  // The union of the rules' self_use: what the node's value is built for.
+  // The union of the rules' self_use: what the node's value is built for, and its conversion.
   cel::FieldUse use;
+  std::shared_ptr<const ValuePlan> plan;
   struct Property {
     std::string key;  // as in the JSON
     std::shared_ptr<const RuleNode> node;
@@ -102,7 +103,7 @@ namespace {
 // The node for `s`, or null when no rule sits at or below it. Shared schema nodes share theirs.
 std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
                                           std::map<std::pair<const Schema*, bool>, std::shared_ptr<const RuleNode>>* built,
-                                          int depth) {
+                                          ValuePlan::Cache* plans, int depth) {
   if (s == nullptr || depth > 1000) return nullptr;
   const auto memo = std::make_pair(s, resource);
   if (auto it = built->find(memo); it != built->end()) return it->second;
@@ -115,18 +116,19 @@ std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
       node->rules.push_back(CompileRule(rule, self_type));
       node->use.Merge(node->rules.back().self_use);
     }
+    node->plan = ValuePlan::Build(s, resource, &node->use, plans);
   }
   if (s->type() == Schema::Type::kObject) {
     for (const auto& name : s->FieldNames()) {
       const Schema* c = s->Field(name);
       const bool embedded = c != nullptr && c->EmbeddedResource();
-      if (auto child = BuildNode(c, embedded, built, depth + 1)) node->properties.push_back({name, child, embedded});
+      if (auto child = BuildNode(c, embedded, built, plans, depth + 1)) node->properties.push_back({name, child, embedded});
     }
   }
   if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
     const Schema* c = s->Items();
     node->items_resource = c != nullptr && c->EmbeddedResource();
-    node->items = BuildNode(c, node->items_resource, built, depth + 1);
+    node->items = BuildNode(c, node->items_resource, built, plans, depth + 1);
   }
   if (node->rules.empty() && node->properties.empty() && !node->items) return nullptr;
   (*built)[memo] = node;
@@ -186,7 +188,8 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
 
 std::shared_ptr<const ValidationRules> ValidationRules::Compile(const Schema* root) {
   std::map<std::pair<const Schema*, bool>, std::shared_ptr<const RuleNode>> built;
-  auto tree = BuildNode(root, /*resource=*/true, &built, 0);
+  ValuePlan::Cache plans;
+  auto tree = BuildNode(root, /*resource=*/true, &built, &plans, 0);
   if (!tree) return nullptr;
   auto rules = std::make_shared<ValidationRules>();
   rules->root_ = std::move(tree);
@@ -320,25 +323,34 @@ class RuleWalker {
       return *type_text;
     };
     std::optional<cel::Value>& self = *self_slot;
+    // The bindings, built when the first rule needs them and shared by the node's rules: `plain`
+    // has oldSelf as a value (when there is an old value), `optional` as an optional.
     std::optional<cel::Value> old_self;
+    std::optional<cel::Activation> plain, optional;
     for (const auto& r : n.rules) {
       if (!r.program) {
         if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path(), type_value(), "rule compile error: " + r.compile_error);
         continue;
       }
       if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
-      if (!self) self = RuleValue(s, v, resource, &n.use);
-      cel::Activation vars;
-      vars.Bind("self", *self);
-      if (r.uses_old_self) {
-        // An unchanged value (common on updates) is already converted: reuse it.
-        if (old != nullptr && !old_self) old_self = old == &v || *old == v ? *self : RuleValue(s, *old, resource, &n.use);
-        if (r.optional_old_self) {
-          vars.Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
-        } else {
-          vars.Bind("oldSelf", *old_self);
-        }
+      if (!self) self = n.plan->Convert(v);
+      // An unchanged value (common on updates) is already converted: reuse it.
+      if ((r.uses_old_self || r.optional_old_self) && old != nullptr && !old_self) {
+        old_self = old == &v || *old == v ? *self : n.plan->Convert(*old);
       }
+      std::optional<cel::Activation>& bindings = r.optional_old_self ? optional : plain;
+      if (!bindings) {
+        bindings.emplace();
+        bindings->Bind("self", *self);
+        if (r.optional_old_self) {
+          bindings->Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
+        } else if (old_self) {
+          bindings->Bind("oldSelf", *old_self);
+        }
+      } else if (!r.optional_old_self && old_self && bindings->Find("oldSelf") == nullptr) {
+        bindings->Bind("oldSelf", *old_self);  // an earlier rule of the node did not read it
+      }
+      const cel::Activation& vars = *bindings;
       const uint64_t limit = std::min(kPerCallCostLimit, budget_);
       cel::EvalResult result = r.program->Evaluate(vars, {.cost_limit = limit});
       if (result.cost > budget_ || (result.value.IsError() && limit < kPerCallCostLimit &&
