@@ -89,9 +89,11 @@ struct RuleNode {
   cel::FieldUse use;
   std::shared_ptr<const ValuePlan> plan;
   struct Property {
-    std::string key;  // as in the JSON
+    std::string key;       // as in the JSON
+    std::string cel_name;  // as rules see it ("" when they cannot)
     std::shared_ptr<const RuleNode> node;
     bool resource = false;  // an embedded resource
+    bool cut = false;       // the metadata of a resource: rules see only its name
   };
   std::vector<Property> properties;        // kObject
   std::shared_ptr<const RuleNode> items;  // kArray and kMap
@@ -122,7 +124,10 @@ std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
     for (const auto& name : s->FieldNames()) {
       const Schema* c = s->Field(name);
       const bool embedded = c != nullptr && c->EmbeddedResource();
-      if (auto child = BuildNode(c, embedded, built, plans, depth + 1)) node->properties.push_back({name, child, embedded});
+      if (auto child = BuildNode(c, embedded, built, plans, depth + 1)) {
+        node->properties.push_back(
+            {name, EscapeCelFieldName(name).value_or(""), child, embedded, resource && name == "metadata"});
+      }
     }
   }
   if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
@@ -252,16 +257,8 @@ class RuleWalker {
           if (auto o = old->find(p.key); o != old->end()) old_child = &*o;
         }
         // A resource's metadata is cut down to its name: that child builds its own.
-        const bool cut = resource && p.key == "metadata";
         const cel::Value* converted = nullptr;
-        if (!cut && self.has_value()) {
-          // (A plain reserved word, escaped as __name__, is not found and builds afresh.)
-          if (IsPlainCelFieldName(p.key)) {
-            converted = built_whole(p.key);
-          } else if (auto name = EscapeCelFieldName(p.key)) {
-            converted = built_whole(*name);
-          }
-        }
+        if (!p.cut && !p.cel_name.empty()) converted = built_whole(p.cel_name);
         Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, p.resource, converted);
       }
     } else if (v.is_object() && s->type() == Schema::Type::kMap && n.items) {

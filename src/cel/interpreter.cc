@@ -42,7 +42,7 @@ void Interpreter::PushLocal(std::string_view name, Value v) {
   if (locals_.capacity() == 0) locals_.reserve(max_locals_);
   // Never reached for a program the checker counted; growing would move values Peek may point at.
   if (locals_.size() == locals_.capacity()) std::abort();
-  locals_.emplace_back(name, std::move(v));
+  locals_.push_back(Local{name, std::move(v)});
 }
 
 bool Interpreter::Charge(uint64_t units) {
@@ -67,9 +67,9 @@ Value Interpreter::Eval(const Expr& e) {
 }
 
 const Value* Interpreter::FindIdent(const Expr& e) const {
-  if (e.local >= 0 && static_cast<size_t>(e.local) < locals_.size()) return &locals_[e.local].second;
+  if (e.local >= 0 && static_cast<size_t>(e.local) < locals_.size()) return &locals_[e.local].get();
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
-    if (it->first == e.name) return &it->second;
+    if (it->name == e.name) return &it->get();
   }
   return vars_.Find(e.name);
 }
@@ -223,13 +223,21 @@ Value Interpreter::Call(const Expr& e) {
     for (const auto& a : e.args) args.push_back(Eval(*a));
     return CallFunction(e, args.data(), n);
   }
-  alignas(Value) unsigned char storage[kInlineArgs * sizeof(Value)];
-  Value* args = reinterpret_cast<Value*>(storage);
+  // Storage for exactly the arguments there are (no default-constructed spares).
+  union Storage {
+    Storage() {}
+    ~Storage() {}
+    Value values[kInlineArgs];
+  } storage;
   size_t built = 0;
-  if (e.target) new (&args[built++]) Value(Eval(*e.target));
-  for (const auto& a : e.args) new (&args[built++]) Value(Eval(*a));
-  Value result = CallFunction(e, args, n);
-  for (size_t k = 0; k < built; ++k) args[k].~Value();
+  if (e.target) new (&storage.values[built++]) Value(Eval(*e.target));
+  for (const auto& a : e.args) new (&storage.values[built++]) Value(Eval(*a));
+  // GCC cannot see that only the `built` constructed values are read.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  Value result = CallFunction(e, storage.values, built);
+#pragma GCC diagnostic pop
+  for (size_t k = 0; k < built; ++k) storage.values[k].~Value();
   return result;
 }
 
@@ -363,11 +371,11 @@ Value Interpreter::Comprehension(const Expr& e) {
   PushLocal(e.iter_var, Value());
   if (two) PushLocal(e.iter_var2, Value());
   auto step = [&](Value first, const Value* second) {
-    locals_[accu + 1].second = std::move(first);
-    if (two) locals_[accu + 2].second = *second;
+    locals_[accu + 1].value = std::move(first);
+    if (two) locals_[accu + 2].value = *second;
     Value cond = Eval(*e.loop_condition);
     if (cond.kind() == Kind::kBool && !cond.AsBool()) return false;
-    locals_[accu].second = Eval(*e.loop_step);
+    locals_[accu].value = Eval(*e.loop_step);
     return !cancelled_;
   };
   if (range.kind() == Kind::kList) {
@@ -440,16 +448,17 @@ Value Interpreter::Macro(const Expr& e, const Value& range) {
   if (e.macro == MacroForm::kMap && parts.predicate == nullptr) per_element = 1;
   for (size_t i = 0; i < count && !cancelled_; ++i) {
     if (is_list) {
+      // Elements are bound in place: `range` outlives the loop.
       if (two) {
-        locals_[base + 1].second = Value::Int(static_cast<int64_t>(i));
-        locals_[base + 2].second = range.AsList()[i];
+        locals_[base + 1].value = Value::Int(static_cast<int64_t>(i));
+        locals_[base + 2].ref = &range.AsList()[i];
       } else {
-        locals_[base + 1].second = range.AsList()[i];
+        locals_[base + 1].ref = &range.AsList()[i];
       }
     } else {
       const auto& [k, v] = range.AsMap()[i];
-      locals_[base + 1].second = k;
-      if (two) locals_[base + 2].second = v;
+      locals_[base + 1].ref = &k;
+      if (two) locals_[base + 2].ref = &v;
     }
     if (!Charge(per_element)) break;
     if (e.macro == MacroForm::kAll || e.macro == MacroForm::kExists) {
@@ -489,7 +498,7 @@ Value Interpreter::Macro(const Expr& e, const Value& range) {
     }
     // filter and map: accu + [item]; the list concatenation costs as the library charges it.
     Charge(3);
-    Value item = parts.item != nullptr ? Eval(*parts.item) : locals_[base + 1].second;
+    Value item = parts.item != nullptr ? Eval(*parts.item) : locals_[base + 1].get();
     if (parts.item == nullptr) Charge();  // the filtered variable
     if (error.kind() == Kind::kError) continue;
     if (item.IsError()) {

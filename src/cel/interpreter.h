@@ -59,7 +59,15 @@ class Interpreter {
   CallContext ctx_;
   bool cancelled_ = false;
   // Comprehension variables, innermost last; capacity max_locals_ once the first is bound.
-  std::vector<std::pair<std::string_view, Value>> locals_;
+  struct Local {
+    std::string_view name;
+    Value value;
+    // When set, the variable is this element of a range that outlives the loop (macro loops
+    // bind elements without copying them).
+    const Value* ref = nullptr;
+    const Value& get() const { return ref != nullptr ? *ref : value; }
+  };
+  std::vector<Local> locals_;
   size_t max_locals_;
   // Binds the next comprehension variable.
   void PushLocal(std::string_view name, Value v);
