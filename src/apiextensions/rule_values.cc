@@ -34,7 +34,7 @@ cel::Value BorrowJson(const json& v) {
       cel::MapEntries entries;
       entries.reserve(v.size());
       for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it));
-      return cel::Value::Map(std::move(entries));
+      return cel::Value::SortedMap(std::move(entries));  // a JSON object's keys are in order
     }
     default: return cel::FromJson(v);
   }
@@ -93,7 +93,8 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
             auto child_plan = resource && key == "metadata"
                                   ? metadata()
                                   : BuildAt(child, child != nullptr && child->EmbeddedResource(), nullptr, cache, depth + 1);
-            plan->properties_.push_back({key, std::move(*name), std::move(child_plan)});
+            const bool renamed = *name != key;
+            plan->properties_.push_back({key, std::move(*name), std::move(child_plan), renamed});
           }
         } else {
           for (const auto& [name, field_use] : use->fields) {
@@ -105,7 +106,7 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
             auto child_plan = resource && key == "metadata"
                                   ? metadata()
                                   : BuildAt(child, child != nullptr && child->EmbeddedResource(), &field_use, cache, depth + 1);
-            plan->properties_.push_back({key, name, std::move(child_plan)});
+            plan->properties_.push_back({key, name, std::move(child_plan), key != name});
           }
         }
         std::sort(plan->properties_.begin(), plan->properties_.end(),
@@ -120,7 +121,7 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
         } else {
           // Map keys are not escaped: each used key converts with its own use.
           for (const auto& [key, field_use] : use->fields) {
-            plan->properties_.push_back({key, key, BuildAt(item, embedded, &field_use, cache, depth + 1)});
+            plan->properties_.push_back({key, key, BuildAt(item, embedded, &field_use, cache, depth + 1), false});
           }
         }
         break;
@@ -166,9 +167,11 @@ cel::Value ValuePlan::ConvertObject(const json& v) const {
     for (const Property& p : properties_) {
       if (auto it = v.find(p.key); it != v.end()) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*it));
     }
-    return cel::Value::Map(std::move(entries));
+    return cel::Value::SortedMap(std::move(entries));
   }
   entries.reserve(v.size());
+  // In the JSON's key order, which stays the names' order unless a name was escaped.
+  bool in_order = true;
   for (auto it = v.begin(); it != v.end(); ++it) {
     const std::string& key = it.key();
     if (shape_ == Shape::kMap) {
@@ -178,6 +181,7 @@ cel::Value ValuePlan::ConvertObject(const json& v) const {
     auto p = std::lower_bound(properties_.begin(), properties_.end(), key,
                               [](const Property& a, const std::string& k) { return a.key < k; });
     if (p != properties_.end() && p->key == key) {
+      in_order = in_order && !p->renamed;
       entries.emplace_back(cel::Value::BorrowedString(p->cel_name), p->plan->Convert(*it));
     } else if (resource_ && key == "metadata" && it->is_object()) {
       entries.emplace_back(cel::Value::BorrowedString(key), ResourceMetadata(*it));
@@ -185,10 +189,11 @@ cel::Value ValuePlan::ConvertObject(const json& v) const {
       // Undeclared (a resource's apiVersion and kind, preserved unknown fields): as JSON.
       entries.emplace_back(cel::Value::BorrowedString(key), BorrowJson(*it));
     } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
+      in_order = false;
       entries.emplace_back(cel::Value::String(std::move(*name)), BorrowJson(*it));
     }
   }
-  return cel::Value::Map(std::move(entries));
+  return in_order ? cel::Value::SortedMap(std::move(entries)) : cel::Value::Map(std::move(entries));
 }
 
 cel::Value ValuePlan::Convert(const json& v) const {

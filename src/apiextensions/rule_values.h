@@ -52,6 +52,7 @@ class ValuePlan {
     std::string key;       // in the JSON
     std::string cel_name;  // as rules see it
     std::shared_ptr<const ValuePlan> plan;
+    bool renamed = false;  // cel_name != key: JSON order is not the names' order
   };
   static std::shared_ptr<const ValuePlan> BuildAt(const schema::Schema* s, bool resource, const cel::FieldUse* use,
                                                   Cache* cache, int depth);

@@ -101,6 +101,12 @@ struct Expr {
   int32_t local = -1;
   // Set when the program is built: how a kCall evaluates.
   CallForm form = CallForm::kFunction;
+  // Set when the program is built, for a call or a list or map literal whose operands are all
+  // constants (or such folded nodes) and whose evaluation gives no error: its value, and the cost
+  // evaluating it counted, charged again each time instead of evaluating it (quantity('1Gi'),
+  // ['a', 'b']). Analyses read the node as written.
+  std::shared_ptr<const Value> folded;
+  uint64_t folded_cost = 0;
 };
 
 // Calls `f(child)` for every direct child of `e` (for walks that must not recurse: a long

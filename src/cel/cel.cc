@@ -218,6 +218,36 @@ std::vector<SourceError> ValidateLiterals(const Expr& root, const FunctionRegist
   return errors;
 }
 
+// Folds the calls and list and map literals whose operands are all constant (Expr::folded), leaves
+// first, by evaluating them once here.
+class ConstantFolder {
+ public:
+  static constexpr uint64_t kMaxFoldCost = 100000;
+
+  explicit ConstantFolder(const FunctionRegistry& functions) : functions_(functions) {}
+
+  // Whether `e` is constant once its children are folded. Recursion depth is bounded by the
+  // tree depth limit checked before.
+  bool Fold(Expr& e) {
+    if (e.kind == ExprKind::kConst) return !e.constant.IsError();
+    bool constant = e.kind == ExprKind::kCall || e.kind == ExprKind::kList || e.kind == ExprKind::kMap;
+    ForEachChild(e, [&](const Expr& c) { constant = Fold(const_cast<Expr&>(c)) && constant; });
+    if (!constant || (e.kind == ExprKind::kCall && e.function < 0 && e.form == CallForm::kFunction)) return false;
+    const Activation none;
+    // Costlier constants stay as written: compiling must stay cheap.
+    const EvalOptions options{.cost_limit = kMaxFoldCost};
+    internal::Interpreter interpreter(functions_, none, options, 0);
+    Value v = interpreter.Eval(e);
+    if (v.IsError() || interpreter.cost() > kMaxFoldCost) return false;
+    e.folded = std::make_shared<const Value>(std::move(v));
+    e.folded_cost = interpreter.cost();
+    return true;
+  }
+
+ private:
+  const FunctionRegistry& functions_;
+};
+
 // Beyond this the tree is refused: evaluation recurses along it.
 constexpr size_t kMaxTreeDepth = 1000;
 
@@ -251,6 +281,7 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
     program->checked_.errors = ValidateLiterals(*parsed.expr, *functions_);
   }
   if (!program->checked_.errors.empty()) return Status::BadRequest(FormatErrors(source, program->checked_.errors));
+  if (options_.fold_constants) ConstantFolder(*functions_).Fold(*parsed.expr);
   if (!options_.native_macros) {
     std::vector<Expr*> todo{parsed.expr.get()};
     while (!todo.empty()) {

@@ -117,6 +117,9 @@ struct EnvironmentOptions {
   // run in the interpreter (ast.h MacroForm). Off, their expansions are evaluated instead: same
   // results and cost, slower; tests compare the two. Default: on.
   bool native_macros = true;
+  // Calls and list and map literals of constants (`quantity('1Gi')`, `['a', 'b']`) are evaluated
+  // once when compiling; each evaluation then counts their cost without redoing them. Default: on.
+  bool fold_constants = true;
 };
 
 class Environment {

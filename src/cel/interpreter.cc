@@ -52,6 +52,10 @@ bool Interpreter::Charge(uint64_t units) {
 }
 
 Value Interpreter::Eval(const Expr& e) {
+  if (e.folded) {
+    if (!Charge(e.folded_cost)) return Value::Error(std::string(kCostLimitError));
+    return *e.folded;
+  }
   if (!Charge()) return Value::Error(std::string(kCostLimitError));
   switch (e.kind) {
     case ExprKind::kConst: return e.constant;
@@ -81,6 +85,11 @@ Value Interpreter::Ident(const Expr& e) {
 }
 
 const Value* Interpreter::Peek(const Expr& e, Value* scratch) {
+  if (e.folded) {
+    if (Charge(e.folded_cost)) return e.folded.get();
+    *scratch = Value::Error(std::string(kCostLimitError));
+    return scratch;
+  }
   if (e.kind != ExprKind::kConst && e.kind != ExprKind::kIdent && (e.kind != ExprKind::kSelect || e.test_only)) {
     *scratch = Eval(e);
     return scratch;

@@ -125,6 +125,8 @@ Value Value::Map(MapEntries entries) {
   return Value(std::make_shared<const MapEntries>(std::move(unique)));
 }
 
+Value Value::SortedMap(MapEntries entries) { return Value(std::make_shared<const MapEntries>(std::move(entries))); }
+
 Value Value::Type(std::string_view name) { return Value(TypeValue{std::make_shared<const std::string>(name)}); }
 Value Value::OptionalOf(Value v) { return Value(OptionalPayload{std::make_shared<const Value>(std::move(v))}); }
 Value Value::OptionalNone() { return Value(OptionalPayload{}); }

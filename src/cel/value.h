@@ -134,6 +134,9 @@ class Value {
   // `entries` in any order; a duplicate key keeps the last entry (callers that must refuse
   // duplicates check with MapHasDuplicateKeys first).
   static Value Map(MapEntries entries);
+  // A map whose entries are already in strictly increasing key order (KeyLess), as a JSON
+  // object's are: nothing is compared. REQUIRES: that order (Map checks it; this trusts it).
+  static Value SortedMap(MapEntries entries);
   static Value OfTimestamp(Timestamp t) { return Value(t); }
   static Value OfDuration(Duration d) { return Value(d); }
   static Value Type(std::string_view name);
