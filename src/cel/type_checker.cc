@@ -277,10 +277,11 @@ class Checker {
       return SelectField(e, operand, e.args[1]->constant.AsString(), true);
     }
     std::vector<TypeRef> args;
-    if (e.target) args.push_back(Check(*e.target));
-    // string.format takes a list of mixed values: its literals are exempt from homogeneity.
+    // string.format takes a list of mixed values: cel-go exempts every literal below a call
+    // named format (its receiver's too) from homogeneity.
     const bool format = e.name == "format";
     format_args_ += format;
+    if (e.target) args.push_back(Check(*e.target));
     for (const auto& a : e.args) args.push_back(Check(*a));
     format_args_ -= format;
     if (e.name == "_&&_" || e.name == "_||_") {
@@ -415,7 +416,7 @@ class Checker {
   TypeCheckResult* out_;
 
  public:
-  // List and map literals outside string.format arguments, for CheckHomogeneous.
+  // List and map literals outside calls named format, for CheckHomogeneous.
   std::vector<const Expr*> literals_;
 
  private:
@@ -434,7 +435,7 @@ void CheckHomogeneous(const std::vector<const Expr*>& literals, TypeCheckResult*
     return FormatType(*t);
   };
   auto mismatch = [&](const Expr& at, const std::string& expected, const std::string& actual) {
-    result->errors.push_back({at.offset, "expected type '" + expected + "' but found '" + actual + "'"});
+    result->homogeneity_errors.push_back({at.offset, "expected type '" + expected + "' but found '" + actual + "'"});
   };
   for (const Expr* literal : literals) {
     if (literal->kind == ExprKind::kList) {
