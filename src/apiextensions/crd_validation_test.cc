@@ -416,6 +416,21 @@ TEST_CASE("x-kubernetes-validations: shape, then compilation") {
         R"(apiextensions.ValidationRule{Rule:"self.size > 1", Message:"", MessageExpression:"nope", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
         "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope\n | ^",
         "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"}},
+      {"string.format calls that cannot work are compile errors (ext.Strings' validator)",
+       [](Json& c) {
+         SchemaOf(c)["properties"]["spec"]["x-kubernetes-validations"] =
+             J(R"j([{"rule": "'%s has %d tags'.format([self.color, size(self.tags)]) != ''"},
+                   {"rule": "'%d widgets'.format([self.color]) != ''"},
+                   {"rule": "self.size > 0", "messageExpression": "'%s %s'.format([self.color])"}])j");
+       },
+       {"spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "
+        R"(apiextensions.ValidationRule{Rule:"'%d widgets'.format([self.color]) != ''", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        "compilation failed: ERROR: <input>:1:26: error during formatting: decimal clause can only be used on integers, "
+        "was given string\n | '%d widgets'.format([self.color]) != ''\n | .........................^",
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].messageExpression: Invalid value: "
+        R"x(apiextensions.ValidationRule{Rule:"self.size > 0", Message:"", MessageExpression:"'%s %s'.format([self.color])", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )x"
+        "messageExpression compilation failed: ERROR: <input>:1:15: index 1 out of range\n | '%s %s'.format([self.color])\n"
+        " | ..............^"}},
       {"rules nested in value validations are not structural",
        [](Json& c) { SpecProps(c)["size"]["allOf"] = J(R"([{"x-kubernetes-validations": [{"rule": "self > 1"}]}])"); },
        {"spec.validation.openAPIV3Schema.properties[spec].properties[size].allOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural"}},

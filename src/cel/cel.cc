@@ -1,5 +1,8 @@
 #include "cel/cel.h"
 
+#include <algorithm>
+
+#include "cel/format_validator.h"
 #include "cel/interpreter.h"
 
 namespace kube::cel {
@@ -277,8 +280,22 @@ Result<std::shared_ptr<const Program>> Environment::Compile(std::string_view sou
   } else {
     program->checked_.type = Type::Dyn();
   }
-  if (program->checked_.errors.empty() && options_.check_types && options_.validate_literals) {
-    program->checked_.errors = ValidateLiterals(*parsed.expr, *functions_);
+  if (program->checked_.errors.empty() && options_.check_types) {
+    // cel-go's validators run on a tree that type-checked, and all report: kube's (duration,
+    // timestamp and regex literals, homogeneous literals), then ext.Strings' string.format.
+    std::vector<SourceError> errors;
+    if (options_.validate_literals) errors = ValidateLiterals(*parsed.expr, *functions_);
+    auto& homogeneity = program->checked_.homogeneity_errors;
+    errors.insert(errors.end(), homogeneity.begin(), homogeneity.end());
+    homogeneity.clear();
+    if (options_.validate_literals) {
+      std::vector<SourceError> format = internal::ValidateFormatCalls(*parsed.expr, program->checked_);
+      errors.insert(errors.end(), format.begin(), format.end());
+    }
+    // cel-go lists its errors by position (line, then column: the offset's order).
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const SourceError& a, const SourceError& b) { return a.offset < b.offset; });
+    program->checked_.errors = std::move(errors);
   }
   if (!program->checked_.errors.empty()) return Status::BadRequest(FormatErrors(source, program->checked_.errors));
   if (options_.fold_constants) ConstantFolder(*functions_).Fold(*parsed.expr);

@@ -110,8 +110,9 @@ struct EnvironmentOptions {
   // which kube enables; string.format's arguments are exempt). Default: on.
   bool homogeneous_literals = true;
   // Literal arguments that can never work are compile errors: `duration('x')`,
-  // `timestamp('x')`, `s.matches('(')` (cel-go's literal validators, which kube enables).
-  // Default: on.
+  // `timestamp('x')`, `s.matches('(')` (cel-go's literal validators, which kube enables), and
+  // `'%d'.format(['x'])` (ext.Strings' string.format validator, format_validator.h). Needs
+  // check_types. Default: on.
   bool validate_literals = true;
   // The loops of the comprehension macros (all, exists, exists_one, map, filter, transformList)
   // run in the interpreter (ast.h MacroForm). Off, their expansions are evaluated instead: same

@@ -7,7 +7,7 @@
 // used on integers, was given double", "index 1 out of range").
 //
 // cel-go also checks constant format strings with literal argument lists when compiling; that
-// is the type checker's part, not this runtime's.
+// is format_validator.h. The clause syntax both read is string_format_clause.h.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +15,7 @@
 
 #include "cel/lib_internal.h"
 #include "cel/stdlib_internal.h"
+#include "cel/string_format_clause.h"
 #include "util/go_format.h"
 
 namespace kube::cel::internal {
@@ -23,6 +24,8 @@ namespace {
 
 constexpr Kind S = Kind::kString, L = Kind::kList;
 constexpr int kDefaultPrecision = 6;
+// The largest precision formatted (cel-go's version 2 has no limit; see Format).
+constexpr int64_t kMaxPrecision = 1000;
 
 struct Failure {
   std::string message;
@@ -100,9 +103,6 @@ Failure TypeError(std::string_view what, const Value& v) {
   return Failure{std::string(what) + ", was given " + std::string(v.TypeName())};
 }
 
-constexpr std::string_view kStringClause =
-    "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and "
-    "timestamps";
 
 Formatted FormatString(const Value& v);
 
@@ -182,7 +182,7 @@ Formatted FormatString(const Value& v) {
       }
       return b;
     }
-    default: return TypeError(kStringClause, v);
+    default: return TypeError(FormatVerbTypeError('s'), v);
   }
 }
 
@@ -203,23 +203,23 @@ Formatted Clause(char verb, std::optional<int> precision, const Value& v) {
     case 's': return FormatString(v);
     case 'd': {
       auto s = Integer(v, 10);
-      if (!s) return TypeError("decimal clause can only be used on integers", v);
+      if (!s) return TypeError(FormatVerbTypeError('d'), v);
       return *s;
     }
     case 'f': {
       auto d = FloatArg(v);
-      if (!d) return TypeError("fixed-point clause can only be used on doubles", v);
+      if (!d) return TypeError(FormatVerbTypeError('f'), v);
       return LocalizedFixed(*d, precision.value_or(kDefaultPrecision));
     }
     case 'e': {
       auto d = FloatArg(v);
-      if (!d) return TypeError("scientific clause can only be used on doubles", v);
+      if (!d) return TypeError(FormatVerbTypeError('e'), v);
       return LocalizedScientific(*d, precision.value_or(kDefaultPrecision));
     }
     case 'b': {
       if (v.kind() == Kind::kBool) return std::string(v.AsBool() ? "1" : "0");
       auto s = Integer(v, 2);
-      if (!s) return TypeError("only integers and bools can be formatted as binary", v);
+      if (!s) return TypeError(FormatVerbTypeError('b'), v);
       return *s;
     }
     case 'x':
@@ -232,12 +232,12 @@ Formatted Clause(char verb, std::optional<int> precision, const Value& v) {
         return out;
       }
       auto s = Integer(v, 16, upper);
-      if (!s) return TypeError("only integers, byte buffers, and strings can be formatted as hex", v);
+      if (!s) return TypeError(FormatVerbTypeError(verb), v);
       return *s;
     }
     case 'o': {
       auto s = Integer(v, 8);
-      if (!s) return TypeError("octal clause can only be used on integers", v);
+      if (!s) return TypeError(FormatVerbTypeError('o'), v);
       return *s;
     }
     default: return Failure{};  // not reached: the caller checks the verb
@@ -259,39 +259,18 @@ Value Format(const std::string& fmt, const ValueList& args) {
     }
     if (arg >= args.size()) return Value::Error("index " + std::to_string(arg) + " out of range");
     if (i + 1 >= fmt.size()) return Value::Error("unexpected end of string");
-    size_t j = i + 1;
-    std::optional<int> precision;
-    const std::string clause_error = "could not parse formatting clause: ";
-    if (fmt[j] == '.') {
-      ++j;
-      const size_t digits_start = j;
-      while (j < fmt.size() && fmt[j] >= '0' && fmt[j] <= '9') ++j;
-      if (j >= fmt.size()) {
-        return Value::Error(clause_error + "error while parsing precision: could not find end of precision specifier");
-      }
-      const std::string digits = fmt.substr(digits_start, j - digits_start);
-      if (digits.empty() || digits.size() > 18) {
-        return Value::Error(clause_error + "error while parsing precision: error while converting precision to integer: " +
-                            "strconv.Atoi: parsing " + GoQuote(digits) + (digits.empty() ? ": invalid syntax" : ": value out of range"));
-      }
-      const long long p = std::stoll(digits);
-      // Go would print any precision; beyond this the output is only zeros, and memory is not.
-      if (p > 1000) return Value::Error(clause_error + "error while parsing precision: precision " + digits + " exceeds maximum allowed precision 1000");
-      precision = static_cast<int>(p);
-    }
-    const char verb = fmt[j];
-    if (std::string_view("sdfebxXo").find(verb) == std::string_view::npos) {
-      // %c of one byte, as cel-go reads the verb.
-      std::string shown = static_cast<unsigned char>(verb) < 0x80 ? std::string(1, verb)
-                                                                  : std::string{static_cast<char>(0xC0 | (static_cast<unsigned char>(verb) >> 6)),
-                                                                                static_cast<char>(0x80 | (static_cast<unsigned char>(verb) & 0x3F))};
-      return Value::Error(clause_error + "unrecognized formatting clause \"" + shown + "\"");
-    }
-    Formatted f = Clause(verb, precision, args[arg]);
+    FormatClause clause;
+    std::string error;
+    // Go would print any precision; beyond kMaxPrecision the output is only zeros, and memory is
+    // not.
+    if (!ParseFormatClause(fmt, i + 1, kMaxPrecision, &clause, &error)) return Value::Error(error);
+    const std::optional<int> precision =
+        clause.precision ? std::optional<int>(static_cast<int>(*clause.precision)) : std::nullopt;
+    Formatted f = Clause(clause.verb, precision, args[arg]);
     if (auto* failure = std::get_if<Failure>(&f)) return Value::Error("error during formatting: " + failure->message);
     out += std::get<std::string>(f);
     ++arg;
-    i = j + 1;
+    i = clause.end;
   }
   return Value::String(std::move(out));
 }

@@ -6,15 +6,40 @@ namespace {
 
 bool IsDynOrError(const Type& t) { return t.kind() == TypeKind::kDyn || t.kind() == TypeKind::kError; }
 
-// Types a value of which may be null (cel-go's legacy nullability).
+// Types a value of which may be null (cel-go's legacy nullability; optional_type is one of its
+// opaque types).
 bool IsNullable(const Type& t) {
   switch (t.kind()) {
     case TypeKind::kObject:
     case TypeKind::kOpaque:
+    case TypeKind::kOptional:
     case TypeKind::kTimestamp:
     case TypeKind::kDuration:
     case TypeKind::kNull: return true;
     default: return false;
+  }
+}
+
+// cel-go's isEqualOrLessSpecific: whether `a` is as general as `b` or more (dyn and type
+// parameters are the most general; otherwise the kinds agree and so do the parameters). A type
+// and null are not comparable: joined, null wins, as in cel-go.
+bool EqualOrLessSpecific(const Type& a, const Type& b) {
+  if (a.kind() == TypeKind::kDyn || a.kind() == TypeKind::kParam) return true;
+  if (b.kind() == TypeKind::kDyn || b.kind() == TypeKind::kParam) return false;
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case TypeKind::kOpaque:
+    case TypeKind::kOptional:
+    case TypeKind::kList:
+    case TypeKind::kMap:
+      if (a.name() != b.name() || a.params().size() != b.params().size()) return false;
+      for (size_t i = 0; i < a.params().size(); ++i) {
+        if (!EqualOrLessSpecific(*a.params()[i], *b.params()[i])) return false;
+      }
+      return true;
+    case TypeKind::kType: return true;
+    case TypeKind::kObject: return a.name() == b.name();
+    default: return true;  // the same primitive
   }
 }
 
@@ -167,14 +192,13 @@ class Checker {
 
   TypeRef FreshParam() { return Type::Param("_var" + std::to_string(next_param_++)); }
 
-  // The common type of aggregate literal elements, dyn when they differ (mixed literals are
-  // refused afterwards by the homogeneity check, outside string.format arguments).
+  // The common type of aggregate literal elements: the more general when they unify (cel-go's
+  // mostGeneral: `[optional.of(1), optional.of(dyn(1))]` is a list(optional_type(dyn))), dyn when
+  // they differ (mixed literals are refused afterwards by the homogeneity check, outside
+  // string.format arguments).
   TypeRef Join(const TypeRef& previous, const TypeRef& current) {
     if (!previous) return current;
-    if (TryUnify(previous, current)) {
-      const TypeRef p = Substitute(previous, false), c = Substitute(current, false);
-      return IsDynOrError(*p) ? p : (IsDynOrError(*c) ? c : previous);
-    }
+    if (TryUnify(previous, current)) return EqualOrLessSpecific(*previous, *current) ? previous : current;
     return Type::Dyn();
   }
 
@@ -277,10 +301,11 @@ class Checker {
       return SelectField(e, operand, e.args[1]->constant.AsString(), true);
     }
     std::vector<TypeRef> args;
-    if (e.target) args.push_back(Check(*e.target));
-    // string.format takes a list of mixed values: its literals are exempt from homogeneity.
+    // string.format takes a list of mixed values: cel-go exempts every literal below a call
+    // named format (its receiver's too) from homogeneity.
     const bool format = e.name == "format";
     format_args_ += format;
+    if (e.target) args.push_back(Check(*e.target));
     for (const auto& a : e.args) args.push_back(Check(*a));
     format_args_ -= format;
     if (e.name == "_&&_" || e.name == "_||_") {
@@ -415,7 +440,7 @@ class Checker {
   TypeCheckResult* out_;
 
  public:
-  // List and map literals outside string.format arguments, for CheckHomogeneous.
+  // List and map literals outside calls named format, for CheckHomogeneous.
   std::vector<const Expr*> literals_;
 
  private:
@@ -434,7 +459,7 @@ void CheckHomogeneous(const std::vector<const Expr*>& literals, TypeCheckResult*
     return FormatType(*t);
   };
   auto mismatch = [&](const Expr& at, const std::string& expected, const std::string& actual) {
-    result->errors.push_back({at.offset, "expected type '" + expected + "' but found '" + actual + "'"});
+    result->homogeneity_errors.push_back({at.offset, "expected type '" + expected + "' but found '" + actual + "'"});
   };
   for (const Expr* literal : literals) {
     if (literal->kind == ExprKind::kList) {

@@ -53,6 +53,9 @@ class FunctionDecls {
 struct TypeCheckResult {
   TypeRef type;  // the expression's type (type parameters left free become dyn)
   std::vector<SourceError> errors;
+  // Mixed list and map literals (`homogeneous_literals`), checked only when `errors` is empty:
+  // cel-go reports them with its other post-check validators' errors (cel.cc).
+  std::vector<SourceError> homogeneity_errors;
   // The inferred type of every node, and the declared overloads each call may resolve to
   // (what the cost estimator reads).
   std::unordered_map<const Expr*, TypeRef> node_types;
@@ -60,7 +63,8 @@ struct TypeCheckResult {
 };
 
 // Checks `root`. `variables` types the free identifiers; an identifier not in it is dyn.
-// `homogeneous_literals`: mixed list and map literals are errors (outside string.format).
+// `homogeneous_literals`: mixed list and map literals are errors (outside calls named format),
+// in homogeneity_errors.
 TypeCheckResult CheckTypes(const Expr& root, const std::map<std::string, TypeRef, std::less<>>& variables,
                            const FunctionDecls& decls, bool homogeneous_literals = true);
 

@@ -103,6 +103,25 @@ TEST_CASE("type errors are reported as cel-go reports them") {
         std::string::npos);
 }
 
+TEST_CASE("aggregate literals take the more general element type, as cel-go's mostGeneral") {
+  // Mixed literals outside kube's homogeneity check (string.format's arguments, cel-spec's tests).
+  auto type_of = [](const std::string& expr) {
+    Environment env({.homogeneous_literals = false});
+    RegisterKubernetesLibraries(env.functions());
+    auto p = env.Compile(expr);
+    return p.ok() ? FormatType(*(*p)->output_type()) : "error: " + p.status().message();
+  };
+  CHECK(type_of("[optional.of(1), optional.of(dyn(1))]") == "list(optional_type(dyn))");
+  CHECK(type_of("[optional.of(dyn(1)), optional.of(1)]") == "list(optional_type(dyn))");
+  CHECK(type_of("[optional.none(), optional.of(1)]") == "list(optional_type(int))");
+  CHECK(type_of("[[], [1]]") == "list(list(int))");
+  CHECK(type_of("[1, dyn(2)]") == "list(dyn)");
+  CHECK(type_of("[1, 'a']") == "list(dyn)");
+  // optional_type is nullable (an opaque type to cel-go), and null wins the join.
+  CHECK(type_of("[optional.of(1), null][0]") == "null_type");
+  CHECK(type_of("optional.of(1) == null") == "bool");
+}
+
 TEST_CASE("what cel-go accepts is accepted") {
   for (const char* ok : {"self.name == oldSelf.name", "self == oldSelf", "self.when == null || true",
                          "self.any == 1 || self.any == 'a'", "self.tags.size() <= 10 && size(self.labels) < 3",

@@ -170,10 +170,9 @@ TEST_CASE("runner: passes, failures and skips are classified") {
   CHECK(outcome("error").outcome == Outcome::kPassed);
   CHECK(outcome("binding").outcome == Outcome::kPassed);
   CHECK(outcome("unchecked_ref").category == "unchecked mode");
-  CHECK(outcome("qualified").category == "needs checker: containers and qualified names");
+  CHECK(outcome("qualified").category == "not in kube: containers and qualified variable names");
   CHECK(outcome("syntax").category == "compile: syntax error");
-  CHECK(outcome("typed").category == "needs checker");
-  CHECK(outcome("typed").detail == "the value matches; the deduced type is not checked");
+  CHECK(outcome("typed").outcome == Outcome::kPassed);
   CHECK(outcome("typed_wrong").category == "wrong value");
   CHECK(outcome("message").category == "messages");
   CHECK(outcome("literal").category == "messages");
@@ -219,6 +218,65 @@ TEST_CASE("runner: a known divergence of kube counts only when the test fails on
       test { name: "get_milliseconds" expr: "duration('1.5s').getMilliseconds()" value { int64_value: 1500 } }
     })pb");
   CHECK(RunFile(passing, {})[0].outcome == Outcome::kPassed);
+}
+
+TEST_CASE("runner: deduced types are compared; what kube's environment lacks is skipped") {
+  auto file = MustParse(R"pb(
+    name: "type_deduction"
+    section {
+      name: "s"
+      test { name: "check_only" expr: "[[], [1]]" check_only: true
+             typed_result { deduced_type { list_type { elem_type { list_type { elem_type { primitive: INT64 } } } } } } }
+      test { name: "check_only_wrong" expr: "[1]" check_only: true
+             typed_result { deduced_type { list_type { elem_type { primitive: STRING } } } } }
+      test { name: "typed" expr: "1 + 1" typed_result { result { int64_value: 2 } deduced_type { primitive: INT64 } } }
+      test { name: "typed_wrong_type" expr: "dyn(1)"
+             typed_result { result { int64_value: 1 } deduced_type { primitive: INT64 } } }
+      test { name: "wrapper" expr: "1" check_only: true typed_result { deduced_type { wrapper: INT64 } } }
+      test { name: "message_ident" expr: "msg" check_only: true
+             type_env { name: "msg" ident { type { message_type: "cel.expr.conformance.proto3.TestAllTypes" } } }
+             typed_result { deduced_type { dyn {} } } }
+      test { name: "declared_function" expr: "fn(1)" check_only: true
+             type_env { name: "fn" function { overloads { overload_id: "fn_int" params { primitive: INT64 }
+                                                           result_type { primitive: INT64 } } } }
+             typed_result { deduced_type { primitive: INT64 } } }
+      test { name: "check_error" expr: "isIP(cidr('10.0.0.0/8'))"
+             eval_error { errors { message: "found no matching overload for 'isIP' applied to '(net.CIDR)'" } } }
+      test { name: "other_check_error" expr: "isIP(cidr('10.0.0.0/8'))"
+             eval_error { errors { message: "no such overload" } } }
+    })pb");
+  auto results = RunFile(file, {});
+  REQUIRE(results.size() == 9);
+  CHECK(results[0].outcome == Outcome::kPassed);
+  CHECK(results[1].outcome == Outcome::kFailed);
+  CHECK(results[1].category == "wrong deduced type");
+  CHECK(results[1].got == "type list(int)");
+  CHECK(results[2].outcome == Outcome::kPassed);
+  CHECK(results[3].category == "wrong deduced type");
+  CHECK(results[3].got == "type dyn, expected int");
+  CHECK(results[4].category == "messages");
+  CHECK(results[5].category == "messages");
+  CHECK(results[6].category == "not in kube: declared functions");
+  CHECK(results[7].outcome == Outcome::kPassed);
+  CHECK(results[8].outcome == Outcome::kFailed);
+}
+
+TEST_CASE("runner: kube's compile-time refusals count as kube differs") {
+  auto file = MustParse(R"pb(
+    name: "string_ext"
+    section {
+      name: "reverse"
+      test { name: "multiple" expr: "'abc'.reverse() == 'cba'" }
+    }
+    section {
+      name: "other"
+      test { name: "reverse" expr: "'abc'.reverse() == 'cba'" }
+    })pb");
+  auto results = RunFile(file, {});
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].outcome == Outcome::kSkipped);
+  CHECK(results[0].category == "kube differs");
+  CHECK(results[1].outcome == Outcome::kFailed);
 }
 
 TEST_CASE("runner: an extension kube does not load counts as not in kube when it fails to compile") {
