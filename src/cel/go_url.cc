@@ -1,5 +1,7 @@
 #include "cel/go_url.h"
 
+#include <array>
+
 #include "cel/netip.h"
 #include "util/go_format.h"
 
@@ -8,12 +10,13 @@ namespace kube::cel {
 namespace {
 
 enum class Mode { kPath, kPathSegment, kHost, kZone, kUserPassword, kQueryComponent, kFragment };
+constexpr int kModes = 7;
 
 bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 int Unhex(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
-// net/url's shouldEscape.
-bool ShouldEscape(unsigned char c, Mode mode) {
+// net/url's shouldEscape, as written; ShouldEscape reads it from a table built at compile time.
+constexpr bool ComputeShouldEscape(unsigned char c, Mode mode) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return false;
   if (mode == Mode::kHost || mode == Mode::kZone) {
     switch (c) {
@@ -41,9 +44,25 @@ bool ShouldEscape(unsigned char c, Mode mode) {
   return true;
 }
 
+constexpr std::array<std::array<bool, 256>, kModes> kShouldEscape = [] {
+  std::array<std::array<bool, 256>, kModes> table{};
+  for (int m = 0; m < kModes; ++m) {
+    for (int c = 0; c < 256; ++c) table[m][c] = ComputeShouldEscape(static_cast<unsigned char>(c), static_cast<Mode>(m));
+  }
+  return table;
+}();
+
+bool ShouldEscape(unsigned char c, Mode mode) { return kShouldEscape[static_cast<int>(mode)][c]; }
+
 // The validating half of net/url's unescape: *has_escapes tells whether decoding would change
 // anything, so that the common unescaped component is copied as it is.
 bool ValidateEscapes(std::string_view s, Mode mode, bool* has_escapes, std::string* error) {
+  // Outside hosts only '%' (and a query's '+') matter: a component without them is valid as it is.
+  if (mode != Mode::kHost && mode != Mode::kZone && s.find('%') == std::string_view::npos &&
+      (mode != Mode::kQueryComponent || s.find('+') == std::string_view::npos)) {
+    *has_escapes = false;
+    return true;
+  }
   bool escapes = false;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
