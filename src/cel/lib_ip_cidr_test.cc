@@ -114,6 +114,19 @@ TEST_CASE("cidr: containment, ip, masked and prefixLength") {
   CHECK(Eval("cidr('::/0').prefixLength()") == "0");
 }
 
+TEST_CASE("cidr: ip() shares the cidr's object and outlives the cidr value it came from") {
+  CHECK(Eval("cidr('10.1.2.3/8').ip() == ip('10.1.2.3')") == "true");
+  CHECK(Eval("string(cidr('2001:db8::1/32').ip())") == "\"2001:db8::1\"");
+  CHECK(Eval("cidr('10.1.2.3/8').ip()") == "ip(\"10.1.2.3\")");
+  CHECK(Eval("type(cidr('10.1.2.3/8').ip())") == "net.IP");
+  CHECK(Eval("cidr('10.1.2.3/8').masked().ip() == ip('10.0.0.0')") == "true");
+  CHECK(Eval("['10.0.0.0/8', '192.168.1.0/24'].map(c, cidr(c).ip())") == "[ip(\"10.0.0.0\"), ip(\"192.168.1.0\")]");
+  CHECK(Eval("['10.0.0.0/8', '::1/128'].map(c, cidr(c).ip().family())") == "[4, 6]");
+  CHECK(Eval("cidr('10.0.0.0/8').containsIP(cidr('10.9.9.9/32').ip())") == "true");
+  CHECK(Eval("cidr('10.0.0.0/8').ip().isLoopback()") == "false");
+  CHECK(Eval("cidr('10.0.0.0/8').ip() == cidr('10.0.0.0/16').ip()") == "true");
+}
+
 // An opaque object whose type name is held in its own string, never the array a Param names.
 class NamedObject final : public OpaqueObject {
  public:
