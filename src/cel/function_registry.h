@@ -58,18 +58,23 @@ class CallContext {
 struct Param {
   static constexpr uint8_t kAny = 0xFF;
   uint8_t kind = kAny;
-  const char* type_name = nullptr;  // kOpaque only: a static string; nullptr accepts any opaque type
+  std::string_view type_name;  // kOpaque only: of a static string; empty accepts any opaque type
   Param() = default;
   Param(Kind k) : kind(static_cast<uint8_t>(k)) {}  // NOLINT: implicit by design
+  // REQUIRES: type_name is a static string.
   static Param Opaque(const char* type_name) {
     Param p(Kind::kOpaque);
-    p.type_name = type_name;
+    if (type_name != nullptr) p.type_name = type_name;
     return p;
   }
   bool Accepts(const Value& v) const {
     if (kind == kAny) return true;
     if (kind != static_cast<uint8_t>(v.kind())) return false;
-    return type_name == nullptr || v.TypeName() == type_name;
+    if (type_name.empty()) return true;
+    const std::string_view t = v.AsOpaque().TypeName();
+    // A library's objects name their type with the array it registered: the same pointer settles
+    // it without comparing the text.
+    return (t.data() == type_name.data() && t.size() == type_name.size()) || t == type_name;
   }
 };
 

@@ -1,5 +1,7 @@
 #include "cel/go_url.h"
 
+#include <array>
+
 #include "cel/netip.h"
 #include "util/go_format.h"
 
@@ -8,12 +10,13 @@ namespace kube::cel {
 namespace {
 
 enum class Mode { kPath, kPathSegment, kHost, kZone, kUserPassword, kQueryComponent, kFragment };
+constexpr int kModes = 7;
 
 bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 int Unhex(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
-// net/url's shouldEscape.
-bool ShouldEscape(unsigned char c, Mode mode) {
+// net/url's shouldEscape, as written; ShouldEscape reads it from a table built at compile time.
+constexpr bool ComputeShouldEscape(unsigned char c, Mode mode) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return false;
   if (mode == Mode::kHost || mode == Mode::kZone) {
     switch (c) {
@@ -41,48 +44,92 @@ bool ShouldEscape(unsigned char c, Mode mode) {
   return true;
 }
 
-// net/url's unescape: validates, then decodes %XX (and '+' in query components).
-std::optional<std::string> Unescape(std::string_view s, Mode mode, std::string* error) {
+constexpr std::array<std::array<bool, 256>, kModes> kShouldEscape = [] {
+  std::array<std::array<bool, 256>, kModes> table{};
+  for (int m = 0; m < kModes; ++m) {
+    for (int c = 0; c < 256; ++c) table[m][c] = ComputeShouldEscape(static_cast<unsigned char>(c), static_cast<Mode>(m));
+  }
+  return table;
+}();
+
+bool ShouldEscape(unsigned char c, Mode mode) { return kShouldEscape[static_cast<int>(mode)][c]; }
+
+// The validating half of net/url's unescape: *has_escapes tells whether decoding would change
+// anything, so that the common unescaped component is copied as it is.
+bool ValidateEscapes(std::string_view s, Mode mode, bool* has_escapes, std::string* error) {
+  // Outside hosts only '%' (and a query's '+') matter: a component without them is valid as it is.
+  if (mode != Mode::kHost && mode != Mode::kZone && s.find('%') == std::string_view::npos &&
+      (mode != Mode::kQueryComponent || s.find('+') == std::string_view::npos)) {
+    *has_escapes = false;
+    return true;
+  }
+  bool escapes = false;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '%') {
+      escapes = true;
       if (i + 2 >= s.size() || !IsHex(s[i + 1]) || !IsHex(s[i + 2])) {
         *error = "invalid URL escape " + GoQuote(s.substr(i, 3));
-        return std::nullopt;
+        return false;
       }
       const std::string_view esc = s.substr(i, 3);
       if (mode == Mode::kHost && Unhex(s[i + 1]) < 8 && esc != "%25") {
         *error = "invalid URL escape " + GoQuote(esc);
-        return std::nullopt;
+        return false;
       }
       if (mode == Mode::kZone) {
         const auto v = static_cast<unsigned char>(Unhex(s[i + 1]) << 4 | Unhex(s[i + 2]));
         if (esc != "%25" && v != ' ' && ShouldEscape(v, Mode::kHost)) {
           *error = "invalid URL escape " + GoQuote(esc);
-          return std::nullopt;
+          return false;
         }
       }
       i += 3;
     } else {
+      if (c == '+' && mode == Mode::kQueryComponent) escapes = true;
       if ((mode == Mode::kHost || mode == Mode::kZone) && c < 0x80 && ShouldEscape(c, mode)) {
         *error = "invalid character " + GoQuote(s.substr(i, 1)) + " in host name";
-        return std::nullopt;
+        return false;
       }
       ++i;
     }
   }
-  std::string out;
-  out.reserve(s.size());
+  *has_escapes = escapes;
+  return true;
+}
+
+// The decoding half of net/url's unescape. REQUIRES: ValidateEscapes(s, mode) succeeded.
+void AppendDecoded(std::string_view s, Mode mode, std::string* out) {
+  out->reserve(out->size() + s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%') {
-      out += static_cast<char>(Unhex(s[i + 1]) << 4 | Unhex(s[i + 2]));
+      *out += static_cast<char>(Unhex(s[i + 1]) << 4 | Unhex(s[i + 2]));
       i += 2;
     } else if (s[i] == '+' && mode == Mode::kQueryComponent) {
-      out += ' ';
+      *out += ' ';
     } else {
-      out += s[i];
+      *out += s[i];
     }
   }
+}
+
+// net/url's unescape into *out (replacing it): validates, then decodes %XX (and '+' in query
+// components). *out is unspecified on failure.
+bool UnescapeTo(std::string_view s, Mode mode, std::string* out, std::string* error) {
+  bool has_escapes = false;
+  if (!ValidateEscapes(s, mode, &has_escapes, error)) return false;
+  if (!has_escapes) {
+    out->assign(s);
+  } else {
+    out->clear();
+    AppendDecoded(s, mode, out);
+  }
+  return true;
+}
+
+std::optional<std::string> Unescape(std::string_view s, Mode mode, std::string* error) {
+  std::string out;
+  if (!UnescapeTo(s, mode, &out, error)) return std::nullopt;
   return out;
 }
 
@@ -101,6 +148,27 @@ std::string Escape(std::string_view s, Mode mode) {
     }
   }
   return out;
+}
+
+// Escape(s, mode) == want, without building the escaped string (Parse asks it of every path).
+bool EscapesTo(std::string_view s, Mode mode, std::string_view want) {
+  static const char kHex[] = "0123456789ABCDEF";
+  size_t j = 0;
+  for (unsigned char c : s) {
+    if (c == ' ' && mode == Mode::kQueryComponent) {
+      if (j >= want.size() || want[j] != '+') return false;
+      ++j;
+    } else if (ShouldEscape(c, mode)) {
+      if (want.size() - j < 3 || want[j] != '%' || want[j + 1] != kHex[c >> 4] || want[j + 2] != kHex[c & 15]) {
+        return false;
+      }
+      j += 3;
+    } else {
+      if (j >= want.size() || static_cast<unsigned char>(want[j]) != c) return false;
+      ++j;
+    }
+  }
+  return j == want.size();
 }
 
 // net/url's validEncoded.
@@ -129,56 +197,60 @@ bool ValidUserinfo(std::string_view s) {
   return true;
 }
 
-std::optional<std::string> ParseHost(std::string_view host, std::string* error) {
+// Validates host (a host and optional port, decoded as Go decodes hosts); into *out when out is
+// not null.
+bool ParseHost(std::string_view host, std::string* out, std::string* error) {
   if (!host.empty() && host[0] == '[') {
     const size_t close = host.rfind(']');
     if (close == std::string_view::npos) {
       *error = "missing ']' in host";
-      return std::nullopt;
+      return false;
     }
     const std::string_view colon_port = host.substr(close + 1);
     if (!ValidOptionalPort(colon_port)) {
       *error = "invalid port " + GoQuote(colon_port) + " after host";
-      return std::nullopt;
+      return false;
     }
     const size_t zone = host.substr(0, close).find("%25");
     if (zone != std::string_view::npos) {
-      auto h1 = Unescape(host.substr(0, zone), Mode::kHost, error);
-      if (!h1) return std::nullopt;
-      auto h2 = Unescape(host.substr(zone, close - zone), Mode::kZone, error);
-      if (!h2) return std::nullopt;
-      auto h3 = Unescape(host.substr(close), Mode::kHost, error);
-      if (!h3) return std::nullopt;
-      return *h1 + *h2 + *h3;
+      std::string h1, h2, h3;
+      if (!UnescapeTo(host.substr(0, zone), Mode::kHost, &h1, error)) return false;
+      if (!UnescapeTo(host.substr(zone, close - zone), Mode::kZone, &h2, error)) return false;
+      if (!UnescapeTo(host.substr(close), Mode::kHost, &h3, error)) return false;
+      if (out != nullptr) *out = h1 + h2 + h3;
+      return true;
     }
     // Only an IPv6 address may stand in brackets (Go 1.25 and later).
-    auto inner = Unescape(host.substr(1, close - 1), Mode::kHost, error);
-    if (!inner) return std::nullopt;
+    std::string inner;
+    if (!UnescapeTo(host.substr(1, close - 1), Mode::kHost, &inner, error)) return false;
     std::string addr_error;
-    std::optional<netip::Addr> addr = netip::ParseAddr(*inner, &addr_error);
+    std::optional<netip::Addr> addr = netip::ParseAddr(inner, &addr_error);
     if (!addr) {
       *error = "invalid host: " + addr_error;
-      return std::nullopt;
+      return false;
     }
     if (addr->is4) {
       *error = "invalid IP-literal";
-      return std::nullopt;
+      return false;
     }
   } else if (size_t colon = host.rfind(':'); colon != std::string_view::npos) {
     const std::string_view colon_port = host.substr(colon);
     if (!ValidOptionalPort(colon_port)) {
       *error = "invalid port " + GoQuote(colon_port) + " after host";
-      return std::nullopt;
+      return false;
     }
   }
-  return Unescape(host, Mode::kHost, error);
+  if (out != nullptr) return UnescapeTo(host, Mode::kHost, out, error);
+  bool has_escapes = false;
+  return ValidateEscapes(host, Mode::kHost, &has_escapes, error);
 }
 
+// Validates an authority; fills u's host and user when u is not null.
 bool ParseAuthority(std::string_view authority, GoUrl* u, std::string* error) {
   const size_t at = authority.rfind('@');
-  auto host = ParseHost(at == std::string_view::npos ? authority : authority.substr(at + 1), error);
-  if (!host) return false;
-  u->host = std::move(*host);
+  if (!ParseHost(at == std::string_view::npos ? authority : authority.substr(at + 1), u ? &u->host : nullptr, error)) {
+    return false;
+  }
   if (at == std::string_view::npos) return true;
   const std::string_view userinfo = authority.substr(0, at);
   if (!ValidUserinfo(userinfo)) {
@@ -186,15 +258,12 @@ bool ParseAuthority(std::string_view authority, GoUrl* u, std::string* error) {
     return false;
   }
   const size_t colon = userinfo.find(':');
-  auto user = Unescape(userinfo.substr(0, colon), Mode::kUserPassword, error);
-  if (!user) return false;
-  u->has_user = true;
-  u->username = std::move(*user);
+  std::string scratch;
+  if (!UnescapeTo(userinfo.substr(0, colon), Mode::kUserPassword, u ? &u->username : &scratch, error)) return false;
+  if (u != nullptr) u->has_user = true;
   if (colon != std::string_view::npos) {
-    auto pass = Unescape(userinfo.substr(colon + 1), Mode::kUserPassword, error);
-    if (!pass) return false;
-    u->has_password = true;
-    u->password = std::move(*pass);
+    if (!UnescapeTo(userinfo.substr(colon + 1), Mode::kUserPassword, u ? &u->password : &scratch, error)) return false;
+    if (u != nullptr) u->has_password = true;
   }
   return true;
 }
@@ -224,64 +293,68 @@ bool GetScheme(std::string_view raw, std::string_view* scheme, std::string_view*
   return true;
 }
 
-std::optional<GoUrl> Parse(std::string_view raw, bool via_request, std::string* error) {
+// net/url's parse. u (null to only validate) starts as GoUrl{}; it is unspecified on failure.
+bool Parse(std::string_view raw, bool via_request, GoUrl* u, std::string* error) {
   for (unsigned char c : raw) {
     if (c < 0x20 || c == 0x7f) {
       *error = "net/url: invalid control character in URL";
-      return std::nullopt;
+      return false;
     }
   }
   if (raw.empty() && via_request) {
     *error = "empty url";
-    return std::nullopt;
+    return false;
   }
-  GoUrl u;
   if (raw == "*") {
-    u.path = "*";
-    return u;
+    if (u != nullptr) u->path = "*";
+    return true;
   }
   std::string_view scheme, rest;
-  if (!GetScheme(raw, &scheme, &rest, error)) return std::nullopt;
-  u.scheme = std::string(scheme);
-  for (char& c : u.scheme) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (!GetScheme(raw, &scheme, &rest, error)) return false;
+  if (u != nullptr) {
+    u->scheme.assign(scheme);
+    for (char& c : u->scheme) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
   if (!rest.empty() && rest.back() == '?' && rest.find('?') == rest.size() - 1) {
-    u.force_query = true;
+    if (u != nullptr) u->force_query = true;
     rest.remove_suffix(1);
   } else if (size_t q = rest.find('?'); q != std::string_view::npos) {
-    u.raw_query = std::string(rest.substr(q + 1));
+    if (u != nullptr) u->raw_query.assign(rest.substr(q + 1));
     rest = rest.substr(0, q);
   }
   if (rest.empty() || rest[0] != '/') {
-    if (!u.scheme.empty()) {
-      u.opaque = std::string(rest);
-      return u;
+    if (!scheme.empty()) {
+      if (u != nullptr) u->opaque.assign(rest);
+      return true;
     }
     if (via_request) {
       *error = "invalid URI for request";
-      return std::nullopt;
+      return false;
     }
     const std::string_view segment = rest.substr(0, rest.find('/'));
     if (segment.find(':') != std::string_view::npos) {
       *error = "first path segment in URL cannot contain colon";
-      return std::nullopt;
+      return false;
     }
   }
-  if ((!u.scheme.empty() || (!via_request && !rest.starts_with("///"))) && rest.starts_with("//")) {
+  if ((!scheme.empty() || (!via_request && !rest.starts_with("///"))) && rest.starts_with("//")) {
     std::string_view authority = rest.substr(2);
     rest = {};
     if (size_t slash = authority.find('/'); slash != std::string_view::npos) {
       rest = authority.substr(slash);
       authority = authority.substr(0, slash);
     }
-    if (!ParseAuthority(authority, &u, error)) return std::nullopt;
-  } else if (!u.scheme.empty() && rest.starts_with("/")) {
-    u.omit_host = true;
+    if (!ParseAuthority(authority, u, error)) return false;
+  } else if (!scheme.empty() && rest.starts_with("/")) {
+    if (u != nullptr) u->omit_host = true;
   }
-  auto path = Unescape(rest, Mode::kPath, error);
-  if (!path) return std::nullopt;
-  u.path = std::move(*path);
-  if (Escape(u.path, Mode::kPath) != rest) u.raw_path = std::string(rest);
-  return u;
+  if (u == nullptr) {
+    bool has_escapes = false;
+    return ValidateEscapes(rest, Mode::kPath, &has_escapes, error);
+  }
+  if (!UnescapeTo(rest, Mode::kPath, &u->path, error)) return false;
+  if (!EscapesTo(u->path, Mode::kPath, rest)) u->raw_path.assign(rest);
+  return true;
 }
 
 // Hostname and port as url.URL's splitHostPort splits them.
@@ -362,29 +435,52 @@ std::string GoUrl::String() const {
 
 std::optional<GoUrl> ParseRequestUri(std::string_view raw, std::string* error) {
   std::string inner;
-  std::optional<GoUrl> u = Parse(raw, true, &inner);
-  if (!u) *error = "parse " + GoQuote(raw) + ": " + inner;
+  std::optional<GoUrl> u(std::in_place);
+  if (!Parse(raw, true, &*u, &inner)) {
+    *error = "parse " + GoQuote(raw) + ": " + inner;
+    return std::nullopt;
+  }
   return u;
+}
+
+bool IsRequestUri(std::string_view raw) {
+  std::string error;
+  return Parse(raw, true, nullptr, &error);
 }
 
 std::optional<GoUrl> ParseUrl(std::string_view raw, std::string* error) {
   const size_t hash = raw.find('#');
   const std::string_view before = raw.substr(0, hash);
   std::string inner;
-  std::optional<GoUrl> u = Parse(before, false, &inner);
-  if (!u) {
+  std::optional<GoUrl> u(std::in_place);
+  if (!Parse(before, false, &*u, &inner)) {
     *error = "parse " + GoQuote(before) + ": " + inner;
     return std::nullopt;
   }
   if (hash != std::string_view::npos) {
-    auto frag = Unescape(raw.substr(hash + 1), Mode::kFragment, &inner);
-    if (!frag) {
+    if (!UnescapeTo(raw.substr(hash + 1), Mode::kFragment, &u->fragment, &inner)) {
       *error = "parse " + GoQuote(raw) + ": " + inner;
       return std::nullopt;
     }
-    u->fragment = std::move(*frag);
   }
   return u;
+}
+
+bool ParseRequestUriAsUrl(std::string_view raw, GoUrl* out, std::string* error) {
+  std::string inner;
+  if (!Parse(raw, true, out, &inner)) {
+    *error = "parse " + GoQuote(raw) + ": " + inner;
+    return false;
+  }
+  // parse() reads a string the same way whether or not it is a request URI except for a "//"
+  // (not "///") start without a scheme, an authority only to url.Parse; and url.Parse splits the
+  // fragment off first. Without either, the request parse is url.Parse's answer.
+  const bool authority_without_scheme = out->scheme.empty() && raw.starts_with("//") && !raw.starts_with("///");
+  if (raw.find('#') == std::string_view::npos && !authority_without_scheme) return true;
+  std::optional<GoUrl> u = ParseUrl(raw, error);
+  if (!u) return false;
+  *out = std::move(*u);
+  return true;
 }
 
 }  // namespace kube::cel

@@ -34,7 +34,13 @@ struct GoUrl {
 
 // url.ParseRequestURI: an absolute URI or an absolute path, no fragment split.
 std::optional<GoUrl> ParseRequestUri(std::string_view raw, std::string* error);
+// Whether ParseRequestUri(raw) succeeds, without building the URL.
+bool IsRequestUri(std::string_view raw);
 // url.Parse: any URL reference; the fragment is split off first.
 std::optional<GoUrl> ParseUrl(std::string_view raw, std::string* error);
+// What kube's url() does: ParseRequestUri's verdict and error, then ParseUrl's reading of the
+// accepted string, into *out (which must be GoUrl{} on entry; unspecified on failure). Parses
+// once when the two readings agree (no '#', no scheme-less "//host"), twice otherwise.
+bool ParseRequestUriAsUrl(std::string_view raw, GoUrl* out, std::string* error);
 
 }  // namespace kube::cel

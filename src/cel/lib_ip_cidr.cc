@@ -25,18 +25,23 @@ class IpObject final : public OpaqueObject {
   netip::Addr addr_;
 };
 
-class CidrObject final : public OpaqueObject {
+// Holds its address as an IpObject too, so that ip() hands out that member under the cidr's own
+// ownership (shared_ptr aliasing) instead of allocating an object per call.
+class CidrObject final : public OpaqueObject, public std::enable_shared_from_this<CidrObject> {
  public:
-  explicit CidrObject(netip::Prefix prefix) : prefix_(std::move(prefix)) {}
+  explicit CidrObject(netip::Prefix prefix) : prefix_(std::move(prefix)), ip_(prefix_.ip) {}
   std::string_view TypeName() const override { return kCidrType; }
   bool Equals(const OpaqueObject& other) const override {
     return prefix_ == static_cast<const CidrObject&>(other).prefix_;
   }
   std::string DebugString() const override { return "cidr(" + GoQuote(prefix_.String()) + ")"; }
   const netip::Prefix& prefix() const { return prefix_; }
+  // The address as a net.IP value that shares this object's lifetime.
+  Value IpValue() const { return Value::Opaque(std::shared_ptr<const OpaqueObject>(shared_from_this(), &ip_)); }
 
  private:
   netip::Prefix prefix_;
+  IpObject ip_;
 };
 
 const netip::Addr& AddrOf(const Value& v) { return static_cast<const IpObject&>(v.AsOpaque()).addr(); }
@@ -78,7 +83,7 @@ std::optional<netip::Prefix> ParseCidr(const std::string& s, std::string* error)
 }
 
 Value IpValue(netip::Addr a) { return Value::Opaque(std::make_shared<const IpObject>(std::move(a))); }
-Value CidrValue(netip::Prefix p) { return Value::Opaque(std::make_shared<const CidrObject>(std::move(p))); }
+Value CidrValue(netip::Prefix p) { return Value::Opaque(std::make_shared<CidrObject>(std::move(p))); }
 
 Value StringToIp(const std::string& s) {
   std::string error;
@@ -160,7 +165,9 @@ void RegisterCidrLibrary(FunctionRegistry& r) {
   AddMember(r, "containsCIDR", {cidr, cidr}, [](const Value* a, CallContext&) {
     return Value::Bool(ContainsCidr(PrefixOf(a[0]), PrefixOf(a[1])));
   });
-  AddMember(r, "ip", {cidr}, [](const Value* a, CallContext&) { return IpValue(PrefixOf(a[0]).ip); });
+  AddMember(r, "ip", {cidr}, [](const Value* a, CallContext&) {
+    return static_cast<const CidrObject&>(a[0].AsOpaque()).IpValue();
+  });
   AddMember(r, "masked", {cidr}, [](const Value* a, CallContext&) { return CidrValue(PrefixOf(a[0]).Masked()); });
   AddMember(r, "prefixLength", {cidr}, [](const Value* a, CallContext&) { return Value::Int(PrefixOf(a[0]).bits); });
 }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "cel/function_registry.h"
 #include "cel/lib_test_helpers.h"
 
 namespace kube::cel {
@@ -111,6 +112,55 @@ TEST_CASE("cidr: containment, ip, masked and prefixLength") {
   CHECK(Eval("cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24')") == "true");
   CHECK(Eval("cidr('192.168.0.1/24').prefixLength()") == "24");
   CHECK(Eval("cidr('::/0').prefixLength()") == "0");
+}
+
+TEST_CASE("cidr: ip() shares the cidr's object and outlives the cidr value it came from") {
+  CHECK(Eval("cidr('10.1.2.3/8').ip() == ip('10.1.2.3')") == "true");
+  CHECK(Eval("string(cidr('2001:db8::1/32').ip())") == "\"2001:db8::1\"");
+  CHECK(Eval("cidr('10.1.2.3/8').ip()") == "ip(\"10.1.2.3\")");
+  CHECK(Eval("type(cidr('10.1.2.3/8').ip())") == "net.IP");
+  CHECK(Eval("cidr('10.1.2.3/8').masked().ip() == ip('10.0.0.0')") == "true");
+  CHECK(Eval("['10.0.0.0/8', '192.168.1.0/24'].map(c, cidr(c).ip())") == "[ip(\"10.0.0.0\"), ip(\"192.168.1.0\")]");
+  CHECK(Eval("['10.0.0.0/8', '::1/128'].map(c, cidr(c).ip().family())") == "[4, 6]");
+  CHECK(Eval("cidr('10.0.0.0/8').containsIP(cidr('10.9.9.9/32').ip())") == "true");
+  CHECK(Eval("cidr('10.0.0.0/8').ip().isLoopback()") == "false");
+  CHECK(Eval("cidr('10.0.0.0/8').ip() == cidr('10.0.0.0/16').ip()") == "true");
+}
+
+// An opaque object whose type name is held in its own string, never the array a Param names.
+class NamedObject final : public OpaqueObject {
+ public:
+  explicit NamedObject(std::string name) : name_(std::move(name)) {}
+  std::string_view TypeName() const override { return name_; }
+  bool Equals(const OpaqueObject&) const override { return true; }
+  std::string DebugString() const override { return name_; }
+
+ private:
+  std::string name_;
+};
+
+TEST_CASE("function registry: opaque parameters match the type name's text, wherever it is stored") {
+  FunctionRegistry r;
+  r.Add("f", {.receiver = false, .params = {Param::Opaque("net.IP")}},
+        [](const Value*, CallContext&) { return Value::Int(1); });
+  r.Add("f", {.receiver = false, .params = {Param::Opaque(nullptr)}},
+        [](const Value*, CallContext&) { return Value::Int(2); });
+  r.Add("f", {.receiver = false, .params = {Param(Kind::kString)}},
+        [](const Value*, CallContext&) { return Value::Int(3); });
+  const int32_t id = r.Find("f");
+  REQUIRE(id >= 0);
+  CallContext ctx;
+  auto call = [&](const Value& v) { return DebugString(r.Call(id, false, &v, 1, ctx)); };
+  CHECK(call(Value::Opaque(std::make_shared<const NamedObject>(std::string("net.") + "IP"))) == "1");
+  CHECK(call(Value::Opaque(std::make_shared<const NamedObject>("net.IPv"))) == "2");
+  CHECK(call(Value::Opaque(std::make_shared<const NamedObject>("net.I"))) == "2");
+  CHECK(call(Value::Opaque(std::make_shared<const NamedObject>(""))) == "2");
+  CHECK(call(Value::String("net.IP")) == "3");
+  CHECK(r.Call(id, false, nullptr, 0, ctx).IsError());
+  // The library's own objects, which name their type with the registered array.
+  CHECK(Eval("ip('1.2.3.4').family()") == "4");
+  CHECK(Eval("cidr('10.0.0.0/8').ip().family()") == "4");
+  CHECK(Eval("ip('1.2.3.4').prefixLength()").starts_with("error: no such overload"));
 }
 
 }  // namespace

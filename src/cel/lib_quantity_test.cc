@@ -108,6 +108,18 @@ TEST_CASE("quantity: asApproximateFloat") {
   CHECK(Eval("quantity('1e-400').asApproximateFloat() == 1e-9") == "true");
 }
 
+TEST_CASE("quantity: the scaled int64 form holds every number of up to 18 digits exactly") {
+  CHECK(Eval("quantity('999999999999999999') == quantity('999999999999999998').add(1)") == "true");
+  CHECK(Eval("quantity('999999999999999999').asInteger()") == "999999999999999999");
+  CHECK(Eval("quantity('-123456789.012345678').compareTo(quantity('-123456789012345678n'))") == "0");
+  CHECK(Eval("quantity('000000000000000000001.5').isInteger()") == "false");
+  CHECK(Eval("quantity('0012k').asInteger()") == "12000");
+  CHECK(Eval("quantity('1.000000001').compareTo(quantity('1000000001n'))") == "0");
+  CHECK(Eval("quantity('12345678901Ki').asInteger()") == "12641975194624");
+  CHECK(Eval("quantity('+7.') == quantity('7')") == "true");
+  CHECK(Eval("quantity('9999999999999999999').isInteger()") == "false");
+}
+
 TEST_CASE("quantity: the Quantity type directly") {
   std::string error;
   auto q = Quantity::Parse("1.25Mi", &error);

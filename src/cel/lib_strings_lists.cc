@@ -138,15 +138,21 @@ void RegisterStringsExt(FunctionRegistry& r) {
     return IndexOf(a[0].AsString(), a[1].AsString(), static_cast<int64_t>(CodePointCount(a[0].AsString())), true);
   });
   rcv("lastIndexOf", {S, S, I}, [](const Value* a, CallContext&) { return IndexOf(a[0].AsString(), a[1].AsString(), a[2].AsInt(), true); });
+  // A string already in the wanted case is the result as it is: no copy (the common case of
+  // rules like `self == self.lowerAscii()`).
   rcv("lowerAscii", {S}, [](const Value* a, CallContext&) {
-    std::string s = a[0].AsString();
+    const std::string& in = a[0].AsString();
+    if (std::none_of(in.begin(), in.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) return a[0];
+    std::string s = in;
     for (char& c : s) {
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     }
     return Value::String(std::move(s));
   });
   rcv("upperAscii", {S}, [](const Value* a, CallContext&) {
-    std::string s = a[0].AsString();
+    const std::string& in = a[0].AsString();
+    if (std::none_of(in.begin(), in.end(), [](char c) { return c >= 'a' && c <= 'z'; })) return a[0];
+    std::string s = in;
     for (char& c : s) {
       if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     }

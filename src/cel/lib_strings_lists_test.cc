@@ -46,6 +46,18 @@ TEST_CASE("strings ext: case, replace, split, trim, join, quote") {
   CHECK(E("strings.quote('a\"b')") == "\"\\\"a\\\\\\\"b\\\"\"");
 }
 
+TEST_CASE("strings ext: lowerAscii and upperAscii of strings already in that case return them as they are") {
+  CHECK(E("'hello-é'.lowerAscii()") == "\"hello-é\"");
+  CHECK(E("''.lowerAscii()") == "\"\"");
+  CHECK(E("'HELLO-É'.upperAscii()") == "\"HELLO-É\"");
+  CHECK(E("''.upperAscii()") == "\"\"");
+  CHECK(E("'É'.lowerAscii() == 'É' && 'é'.upperAscii() == 'é'") == "true");
+  CHECK(E("'abcZ'.lowerAscii()") == "\"abcz\"");
+  CHECK(E("'ABCz'.upperAscii()") == "\"ABCZ\"");
+  CHECK(E("['a', 'b'].map(t, t.lowerAscii() == t)") == "[true, true]");
+  CHECK(E("'hello'.lowerAscii().upperAscii().lowerAscii()") == "\"hello\"");
+}
+
 TEST_CASE("lists library: isSorted, sum, min, max, indexOf") {
   CHECK(E("[1, 2, 2, 5].isSorted()") == "true");
   CHECK(E("['b', 'a'].isSorted()") == "false");

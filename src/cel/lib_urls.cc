@@ -17,7 +17,7 @@ constexpr char kUrlType[] = "kubernetes.URL";
 
 class UrlObject final : public OpaqueObject {
  public:
-  explicit UrlObject(GoUrl url) : url_(std::move(url)) {}
+  UrlObject() = default;
   std::string_view TypeName() const override { return kUrlType; }
   // Rendered on demand: equality of URLs is rare next to url() and its getters.
   bool Equals(const OpaqueObject& other) const override {
@@ -25,6 +25,8 @@ class UrlObject final : public OpaqueObject {
   }
   std::string DebugString() const override { return "url(" + GoQuote(url_.String()) + ")"; }
   const GoUrl& url() const { return url_; }
+  // Filled once, right after construction: url() parses straight into the object it returns.
+  GoUrl* mutable_url() { return &url_; }
 
  private:
   GoUrl url_;
@@ -40,15 +42,15 @@ void RegisterUrlLibrary(FunctionRegistry& r) {
     const std::string& s = a[0].AsString();
     ctx.AddCost(TraversalCost(s.size()));
     std::string error;
-    if (!ParseRequestUri(s, &error)) return Value::Error("URL parse error during conversion from string: " + error);
-    std::optional<GoUrl> parsed = ParseUrl(s, &error);
-    if (!parsed) return Value::Error("URL parse error during conversion from string: " + error);
-    return Value::Opaque(std::make_shared<const UrlObject>(std::move(*parsed)));
+    auto object = std::make_shared<UrlObject>();
+    if (!ParseRequestUriAsUrl(s, object->mutable_url(), &error)) {
+      return Value::Error("URL parse error during conversion from string: " + error);
+    }
+    return Value::Opaque(std::move(object));
   });
   AddGlobal(r, "isURL", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    std::string error;
-    return Value::Bool(ParseRequestUri(a[0].AsString(), &error).has_value());
+    return Value::Bool(IsRequestUri(a[0].AsString()));
   });
   AddMember(r, "getScheme", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).scheme); });
   AddMember(r, "getHost", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).host); });

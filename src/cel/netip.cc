@@ -376,7 +376,7 @@ std::optional<Prefix> ParsePrefix(std::string_view s, std::string* error) {
     *error = head_of() + "prefix length out of range";
     return std::nullopt;
   }
-  return Prefix{*ip, bits};
+  return Prefix{std::move(*ip), bits};
 }
 
 }  // namespace kube::cel::netip

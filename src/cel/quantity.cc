@@ -217,8 +217,10 @@ std::optional<Quantity> Quantity::Parse(std::string_view str, std::string* error
   if (precision >= 0) {
     scale = WrapAdd(scale, -static_cast<int64_t>(sp.denom.size()));
     if (scale >= -9) {
-      const std::string shifted = std::string(sp.num) + std::string(sp.denom);
-      const int64_t value = std::strtoll(shifted.c_str(), nullptr, 10);
+      // At most 18 digits (precision >= 0): the int64 accumulation cannot overflow.
+      int64_t value = 0;
+      for (char c : sp.num) value = value * 10 + (c - '0');
+      for (char c : sp.denom) value = value * 10 + (c - '0');
       int64_t result;
       if (!__builtin_mul_overflow(value, mantissa, &result)) {
         Quantity q;
