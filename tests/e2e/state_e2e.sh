@@ -163,8 +163,10 @@ k create rolebinding alice-view -n default --clusterrole=view --user=alice >/dev
 equal "once bound, alice lists pods" 200 \
   settle 5 '^200$' eval "as_alice -o /dev/null -w '%{http_code}' $url/api/v1/namespaces/default/pods"
 expect "the admin (system:masters) resets over HTTPS" '^200 .*"status":"Success"' http POST /admin/reset
-equal "right after the reset alice is refused again (the binding went with it)" 403 \
-  eval "as_alice -o /dev/null -w '%{http_code}' $url/api/v1/namespaces/default/pods"
+# With kube's message, so that a failure shows what alice got (a PodList's kind, another Status).
+equal "right after the reset alice is refused again (the binding went with it)" \
+  '403 pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"' \
+  eval "as_alice -o $work/alice-after.json -w '%{http_code}' $url/api/v1/namespaces/default/pods; echo -n ' '; json 'd.get(\"message\") or d.get(\"kind\")' <$work/alice-after.json"
 equal "the bootstrap policy is intact after the reset" 69 \
   eval 'k get clusterroles -l kubernetes.io/bootstrapping=rbac-defaults -o name | wc -l'
 
