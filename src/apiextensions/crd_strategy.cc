@@ -57,7 +57,7 @@ registry::FieldErrors CrdStrategy::Validate(const storage::Object& obj) const {
 }
 
 registry::FieldErrors CrdStrategy::ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                                                  const storage::Object& old) const {
+                                                  const storage::Object& old, std::vector<std::string>*) const {
   if (subresource == "status") return (ValidateCustomResourceDefinitionStatusUpdate(obj, old));
   return (ValidateCustomResourceDefinitionUpdate(obj, old, Options()));
 }

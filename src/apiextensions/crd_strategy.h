@@ -18,7 +18,7 @@ class CrdStrategy final : public registry::Strategy {
                         const storage::Object& current) const override;
   registry::FieldErrors Validate(const storage::Object& obj) const override;
   registry::FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                                       const storage::Object& old) const override;
+                                       const storage::Object& old, std::vector<std::string>* warnings) const override;
   std::vector<std::string> FinalizersOnDelete(const storage::Object& obj) const override;
 };
 

@@ -45,11 +45,14 @@ registry::FieldErrors CustomResourceStrategy::Validate(const storage::Object& ob
 }
 
 registry::FieldErrors CustomResourceStrategy::ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                                                             const storage::Object& old) const {
+                                                             const storage::Object& old,
+                                                             std::vector<std::string>* warnings) const {
   if (root() == nullptr) return {};
-  // Ratcheting: values an update leaves as they were are not refused again.
+  // Ratcheting: values an update leaves as they were are not refused again. kube turns the
+  // ratcheted schema errors into warnings of a result it then drops, so only the rules' ratcheted
+  // failures reach the client.
   registry::FieldErrors errs = schema::Validate(*root(), obj, schema::ValidateOptions{.old = &old});
-  if (spec_.rules && !BlocksRules(errs)) spec_.rules->Validate(obj, &old, &errs);
+  if (spec_.rules && !BlocksRules(errs)) spec_.rules->Validate(obj, &old, &errs, warnings);
   return errs;
 }
 

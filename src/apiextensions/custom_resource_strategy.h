@@ -50,8 +50,9 @@ class CustomResourceStrategy final : public registry::Strategy {
 
   Status AdmitCreate(std::string_view name) const override;
   registry::FieldErrors Validate(const storage::Object& obj) const override;
+  // Also reports the rules' ratcheted failures as warnings (validation_rules.h).
   registry::FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                                       const storage::Object& old) const override;
+                                       const storage::Object& old, std::vector<std::string>* warnings) const override;
   storage::ObjectPtr Decorate(storage::ObjectPtr obj) const override;
   std::optional<std::vector<std::string>> DecodeBody(storage::Object* obj) const override;
   std::string_view Warning() const override { return spec_.warning; }

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "apiextensions/cel_schema_types.h"
+#include "apiextensions/correlated_values.h"
+#include "apiextensions/field_errors.h"
 #include "apiextensions/rule_values.h"
 #include "cel/cost_estimator.h"
 #include "protobuf/well_known.h"
@@ -221,21 +223,41 @@ struct PathStep {
   }
 };
 
+// A value whose old value correlates, for ratcheting: whether the two are equal is worked out
+// when a failure first asks, once.
+struct Correlation {
+  const Schema* schema = nullptr;
+  const json* value = nullptr;
+  const json* old = nullptr;
+  mutable std::optional<bool> equal;
+
+  bool Equal() const {
+    if (!equal) equal = CorrelatedEqual(schema, *value, *old);
+    return *equal;
+  }
+};
+
 // One evaluation: walks the object along the schema, running the rules of each node.
 class RuleWalker {
  public:
-  RuleWalker(const ValidationRules& rules, FieldErrors* errs) : rules_(rules), errs_(errs) {}
+  RuleWalker(const ValidationRules& rules, FieldErrors* errs, std::vector<std::string>* warnings)
+      : rules_(rules), errs_(errs), warnings_(warnings) {}
 
   // `value`, when known, is `v` already built whole by an ancestor (one of its rules used it
-  // whole): handing children their part keeps the cost linear in the object.
+  // whole): handing children their part keeps the cost linear in the object. `ratchet` is the
+  // correlation whose equality ratchets this node's failures: the node's own when `old`
+  // correlates, else its nearest correlated ancestor's (kube's nearestParentCorrelation); null
+  // when none does (a create, the root's apiVersion and kind).
   void Walk(const RuleNode& n, const json& v, const json* old, const PathStep& path, bool resource,
-            const cel::Value* value = nullptr) {
+            const cel::Value* value, const Correlation* ratchet) {
     if (stopped_ || v.is_null()) return;
     const Schema* s = n.schema;
     std::optional<cel::Value> self;
     if (value != nullptr) self = *value;
     const cel::FieldUse* use = value != nullptr ? nullptr : &n.use;
-    if (!n.rules.empty()) RunRules(n, v, old, path, resource, &self);
+    std::optional<Correlation> own;
+    if (old != nullptr && ratchet != nullptr && ratchet->value != &v) ratchet = &own.emplace(Correlation{s, &v, old});
+    if (!n.rules.empty()) RunRules(n, v, old, path, resource, &self, ratchet);
     if (stopped_) return;
     // Children may reuse the parts of this value that were built whole.
     auto built_whole = [&](const std::string& name) -> const cel::Value* {
@@ -259,7 +281,11 @@ class RuleWalker {
         // A resource's metadata is cut down to its name: that child builds its own.
         const cel::Value* converted = nullptr;
         if (!p.cut && !p.cel_name.empty()) converted = built_whole(p.cel_name);
-        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, p.resource, converted);
+        // The root's apiVersion and kind are converted before validation, so their changes are
+        // not visible: kube never ratchets them.
+        const bool type_meta = path.kind == PathStep::Kind::kRoot && (p.key == "apiVersion" || p.key == "kind");
+        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, p.resource, converted,
+             type_meta ? nullptr : ratchet);
       }
     } else if (v.is_object() && s->type() == Schema::Type::kMap && n.items) {
       for (auto it = v.begin(); it != v.end(); ++it) {
@@ -270,44 +296,25 @@ class RuleWalker {
           if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
         }
         Walk(*n.items, *it, old_child, PathStep{&path, PathStep::Kind::kKey, it.key()}, n.items_resource,
-             built_whole(it.key()));
+             built_whole(it.key()), ratchet);
       }
     } else if (v.is_array() && s->type() == Schema::Type::kArray && n.items) {
       const bool items_known = self.has_value() && (use == nullptr || use->whole) && self->kind() == cel::Kind::kList &&
                                self->AsList().size() == v.size();
       for (size_t i = 0; i < v.size(); ++i) {
-        Walk(*n.items, v[i], CorrelatedItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
-             n.items_resource, items_known ? &self->AsList()[i] : nullptr);
+        Walk(*n.items, v[i], CorrelatedListItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
+             n.items_resource, items_known ? &self->AsList()[i] : nullptr, ratchet);
       }
     }
   }
 
  private:
-  // The old item a list-type map item correlates with (same key values); other lists have none.
-  static const json* CorrelatedItem(const Schema* list, const json& item, const json* old) {
-    if (old == nullptr || !old->is_array() || list->ListType() != "map" || !item.is_object()) return nullptr;
-    for (const auto& candidate : *old) {
-      if (!candidate.is_object()) continue;
-      bool same = true;
-      for (const auto& key : list->ListMapKeys()) {
-        auto a = item.find(key), b = candidate.find(key);
-        const bool has_a = a != item.end(), has_b = b != candidate.end();
-        if (has_a != has_b || (has_a && *a != *b)) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return &candidate;
-    }
-    return nullptr;
-  }
-
   void Add(FieldError::Type type, const std::string& path, std::string value, std::string detail) {
     errs_->push_back(FieldError{type, path.empty() ? "<nil>" : path, std::move(value), std::move(detail)});
   }
 
   void RunRules(const RuleNode& n, const json& v, const json* old, const PathStep& path_step, bool resource,
-                std::optional<cel::Value>* self_slot) {
+                std::optional<cel::Value>* self_slot, const Correlation* ratchet) {
     const Schema* s = n.schema;
     // Rendered once, when the first error needs them.
     std::optional<std::string> path_text, type_text;
@@ -376,8 +383,6 @@ class RuleWalker {
         continue;
       }
       if (result.value.kind() == cel::Kind::kBool && result.value.AsBool()) continue;
-      // Ratcheting: an unchanged value is not refused again by a rule that does not look back.
-      if (!r.uses_old_self && old != nullptr && *old == v) continue;
       std::string detail = MessageFromExpression(r, vars);
       if (detail.empty()) detail = r.message.empty() ? "failed rule: " + RuleErrorString(r) : Trim(r.message);
       std::string at = path();
@@ -387,8 +392,16 @@ class RuleWalker {
       if (r.reason == "FieldValueForbidden") type = FieldError::Type::kForbidden;
       if (r.reason == "FieldValueRequired") type = FieldError::Type::kRequired;
       if (r.reason == "FieldValueDuplicate") type = FieldError::Type::kDuplicate;
-      Add(type, at, type == FieldError::Type::kDuplicate || type == FieldError::Type::kInvalid ? value : "",
-          type == FieldError::Type::kDuplicate ? "" : detail);
+      FieldError e{type, at.empty() ? "<nil>" : at,
+                   type == FieldError::Type::kDuplicate || type == FieldError::Type::kInvalid ? value : "",
+                   type == FieldError::Type::kDuplicate ? "" : detail};
+      // Ratcheting: an unchanged value is not refused again by a rule that does not look back;
+      // the client is told instead.
+      if (!r.uses_old_self && ratchet != nullptr && ratchet->Equal()) {
+        if (warnings_ != nullptr) warnings_->push_back(FormatFieldError(e));
+        continue;
+      }
+      errs_->push_back(std::move(e));
     }
   }
 
@@ -406,12 +419,17 @@ class RuleWalker {
 
   const ValidationRules& rules_;
   FieldErrors* errs_;
+  std::vector<std::string>* warnings_;  // null: ratcheted failures are dropped
   uint64_t budget_ = kRuntimeCelCostBudget;
   bool stopped_ = false;
 };
 
-void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* errs) const {
-  RuleWalker(*this, errs).Walk(*root_, obj, old, PathStep{}, /*resource=*/true);
+void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* errs,
+                               std::vector<std::string>* warnings) const {
+  // On update the root correlates with the old object; each node below narrows it.
+  const Correlation root{root_->schema, &obj, old};
+  RuleWalker(*this, errs, warnings)
+      .Walk(*root_, obj, old, PathStep{}, /*resource=*/true, nullptr, old != nullptr ? &root : nullptr);
 }
 
 }  // namespace kube::apiextensions

@@ -13,8 +13,14 @@
 //    message, else the messageExpression's, else "failed rule: <rule>"; the cause type follows
 //    the rule's reason (FieldValueInvalid by default); evaluation errors are worded as kube words
 //    them; a request's cost budget (10,000,000) and a per-rule limit (1,000,000) bound the work;
-//  - ratcheting: on update, a rule without oldSelf that fails on a value equal to its correlated
-//    old value is not reported.
+//  - ratcheting: on update, a failure of a rule without oldSelf is not an error when the value
+//    equals its correlated old value, or (for a value that does not correlate: an item of a
+//    list that is not a list-type map, a field new to the object) when its nearest correlated
+//    ancestor equals its old value; kube then reports the failure as a warning, worded as the
+//    error would be (`spec.x: Invalid value: "a": <message>`). Values compare as kube's
+//    CorrelatedObject compares them: list-type map items by their keys, wherever they sit, and an
+//    object holding a key its schema does not declare is never equal. Evaluation errors and the
+//    root's apiVersion and kind are never ratcheted.
 // CRD validation uses CompileRule to refuse rules that do not compile.
 //
 // Rules are type-checked against the schema when compiled (cel_schema_types.h): a rule that
@@ -88,8 +94,11 @@ class ValidationRules {
   // Compiles every rule below `root` (nullptr when there are none).
   static std::shared_ptr<const ValidationRules> Compile(const schema::Schema* root);
 
-  // Appends the causes of failing rules for `obj` (and, on update, `old`) to `errs`.
-  void Validate(const nlohmann::json& obj, const nlohmann::json* old, FieldErrors* errs) const;
+  // Appends the causes of failing rules for `obj` (and, on update, `old`) to `errs`, and the
+  // ratcheted failures, rendered as field.Error.Error() renders them, to `warnings` (nullptr:
+  // dropped).
+  void Validate(const nlohmann::json& obj, const nlohmann::json* old, FieldErrors* errs,
+                std::vector<std::string>* warnings = nullptr) const;
 
  private:
   // The schema's nodes with rules, and their ancestors; shared where the schema shares nodes.

@@ -130,6 +130,100 @@ TEST_CASE("validation rules: ratcheting keeps an unchanged invalid value") {
   CHECK(f.Check(R"({"replicas": 8, "maxReplicas": 5, "ratio": 0.5})", bad).size() == 1);
 }
 
+// Rules at nodes that correlate in each of kube's ways, for the ratcheting warnings.
+constexpr const char* kRatchetSchema = R"j({"type": "object",
+  "x-kubernetes-validations": [{"rule": "self.metadata.name != 'bad'", "message": "not bad"}],
+  "properties": {"spec": {"type": "object", "properties": {
+    "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.size() <= 3", "message": "name too long"}]},
+    "tags": {"type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self != 'bad'"}]}},
+    "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+              "x-kubernetes-validations": [{"rule": "self.size() <= 1", "message": "one port at most"}],
+              "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer",
+                "x-kubernetes-validations": [{"rule": "self < 100", "reason": "FieldValueForbidden", "message": "ports below 100"}]}}}},
+    "extra": {"type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {"a": {"type": "integer"}},
+              "x-kubernetes-validations": [{"rule": "self.a < 10", "message": "a below 10"}]},
+    "ratio": {"type": "number", "x-kubernetes-validations": [{"rule": "self < 1.0", "message": "ratios below 1"}]},
+    "locked": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf && self != 'x'", "message": "locked"}]},
+    "div": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "self.a / self.b > 0", "message": "positive"}]}}}}})j";
+
+struct Ratchet {
+  std::unique_ptr<schema::SchemaGraph> graph = *schema::SchemaGraph::FromOpenAPIV3(json::parse(kRatchetSchema));
+  std::shared_ptr<const ValidationRules> rules = ValidationRules::Compile(graph->Root());
+  Errors errors, warnings;
+
+  // Validates an update of spec `old_spec` to `spec`, keeping the errors and the warnings.
+  void Update(const char* spec, const char* old_spec, const char* name = "ok") {
+    json obj = {{"apiVersion", "x/v1"}, {"kind", "R"}, {"metadata", {{"name", name}}}, {"spec", json::parse(spec)}};
+    json old = obj;
+    old["spec"] = json::parse(old_spec);
+    FieldErrors errs;
+    warnings.clear();
+    rules->Validate(obj, &old, &errs, &warnings);
+    errors.clear();
+    for (const auto& e : errs) errors.push_back(e.field + ": " + e.Body());
+  }
+};
+
+TEST_CASE("validation rules: a ratcheted failure is a warning worded as its error") {
+  Ratchet r;
+  REQUIRE(r.rules != nullptr);
+  // The value equals its old value: the failure is a warning, as field.Error.Error() renders it.
+  r.Update(R"({"name": "abcd"})", R"({"name": "abcd"})");
+  CHECK(r.errors.empty());
+  CHECK(r.warnings == Errors{"spec.name: Invalid value: \"abcd\": name too long"});
+  // Changed, it is an error again and nothing is warned.
+  r.Update(R"({"name": "abcde"})", R"({"name": "abcd"})");
+  CHECK(r.errors == Errors{"spec.name: Invalid value: \"abcde\": name too long"});
+  CHECK(r.warnings.empty());
+  // A create has nothing to ratchet against.
+  FieldErrors errs;
+  Errors warnings;
+  r.rules->Validate(json{{"metadata", {{"name", "ok"}}}, {"spec", {{"name", "abcd"}}}}, nullptr, &errs, &warnings);
+  CHECK(errs.size() == 1);
+  CHECK(warnings.empty());
+}
+
+TEST_CASE("validation rules: values that do not correlate ratchet with their nearest correlated ancestor") {
+  Ratchet r;
+  // Items of an atomic list do not correlate: the list itself decides.
+  r.Update(R"({"tags": ["ok", "bad"]})", R"({"tags": ["ok", "bad"]})");
+  CHECK(r.errors.empty());
+  CHECK(r.warnings == Errors{"spec.tags[1]: Invalid value: \"bad\": failed rule: self != 'bad'"});
+  r.Update(R"({"tags": ["bad", "new"]})", R"({"tags": ["bad"]})");
+  CHECK(r.errors == Errors{"spec.tags[0]: Invalid value: \"bad\": failed rule: self != 'bad'"});
+  CHECK(r.warnings.empty());
+  // List-type map items correlate by key: a reordered list is unchanged, and so are its items.
+  r.Update(R"({"ports": [{"name": "b", "port": 1}, {"name": "a", "port": 200}]})",
+           R"({"ports": [{"name": "a", "port": 200}, {"name": "b", "port": 1}]})");
+  CHECK(r.errors.empty());
+  CHECK(r.warnings == Errors{"spec.ports: Invalid value: one port at most", "spec.ports[1].port: Forbidden: ports below 100"});
+  // A new item has no old value, and its list changed.
+  r.Update(R"({"ports": [{"name": "c", "port": 300}]})", R"({"ports": [{"name": "a", "port": 1}]})");
+  CHECK(r.errors == Errors{"spec.ports[0].port: Forbidden: ports below 100"});
+}
+
+TEST_CASE("validation rules: what kube never ratchets") {
+  Ratchet r;
+  // An object holding a field its schema does not declare never equals its old value.
+  r.Update(R"({"extra": {"a": 20, "z": 1}})", R"({"extra": {"a": 20, "z": 1}})");
+  CHECK(r.errors == Errors{"spec.extra: Invalid value: a below 10"});
+  r.Update(R"({"extra": {"a": 20}})", R"({"extra": {"a": 20}})");
+  CHECK(r.errors.empty());
+  CHECK(r.warnings == Errors{"spec.extra: Invalid value: a below 10"});
+  // Nor the resource root (its metadata is not declared), transition rules, evaluation errors.
+  r.Update(R"({"locked": "x", "div": {"a": 1, "b": 0}})", R"({"locked": "x", "div": {"a": 1, "b": 0}})", "bad");
+  CHECK(r.errors == Errors{"<nil>: Invalid value: not bad",
+                           "spec.div: Invalid value: \"object\": division by zero evaluating rule: positive",
+                           "spec.locked: Invalid value: \"x\": locked"});
+  CHECK(r.warnings.empty());
+  // A number that changes from an integer to a float changed, as Go's decoded JSON compares.
+  r.Update(R"({"ratio": 2.0})", R"({"ratio": 2})");
+  CHECK(r.errors == Errors{"spec.ratio: Invalid value: 2: ratios below 1"});
+  r.Update(R"({"ratio": 2.0})", R"({"ratio": 2.0})");
+  CHECK(r.warnings == Errors{"spec.ratio: Invalid value: 2: ratios below 1"});
+}
+
 TEST_CASE("validation rules: compile errors are kept for CRD validation and reported at evaluation") {
   CompiledRule bad = CompileRule(json::parse(R"({"rule": "self.x =="})"), nullptr, false);
   CHECK(bad.program == nullptr);

@@ -120,7 +120,9 @@ HttpResponse ApiServer::Apply(RequestScope& scope) {
       });
     };
     auto updated = scope.store->Update(ns, scope.info.name, "", transform,
-                                       registry::WriteOptions{.dry_run = params->dry_run, .user = RequestUser(scope.request)});
+                                       registry::WriteOptions{.dry_run = params->dry_run,
+                                                              .user = RequestUser(scope.request),
+                                                              .warnings = &scope.warnings});
     if (!updated.ok()) return ErrorResponse(updated.status());
     return RespondWritten(scope, 200, *updated);
   }
@@ -130,7 +132,8 @@ HttpResponse ApiServer::Apply(RequestScope& scope) {
                                                            .force = force,
                                                            .dry_run = params->dry_run,
                                                            .strict_decoding_error = strict,
-                                                           .user = RequestUser(scope.request)});
+                                                           .user = RequestUser(scope.request),
+                                                           .warnings = &scope.warnings});
   if (!applied.ok()) return ErrorResponse(applied.status());
   return RespondWritten(scope, applied->created ? 201 : 200, applied->object);
 }

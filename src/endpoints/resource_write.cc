@@ -104,7 +104,8 @@ HttpResponse ApiServer::Create(RequestScope& scope) {
       ns, std::move(*body),
       registry::WriteOptions{.dry_run = params->dry_run,
                              .field_manager = ManagerOrUserAgent(*params, scope.request.Header("User-Agent")),
-                             .user = RequestUser(scope.request)});
+                             .user = RequestUser(scope.request),
+                             .warnings = &scope.warnings});
   if (!created.ok()) return ErrorResponse(created.status());
   return RespondWritten(scope, 201, *created);
 }
@@ -157,7 +158,8 @@ HttpResponse ApiServer::Update(RequestScope& scope) {
       ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
       registry::WriteOptions{.dry_run = params->dry_run,
                              .field_manager = scale ? std::nullopt : std::optional(manager),
-                             .user = RequestUser(scope.request)});
+                             .user = RequestUser(scope.request),
+                             .warnings = &scope.warnings});
   if (!updated.ok()) return ErrorResponse(updated.status());
   return RespondWritten(scope, 200, *updated);
 }
@@ -223,7 +225,8 @@ HttpResponse ApiServer::Patch(RequestScope& scope) {
       ns, scope.info.name, scale ? "" : scope.info.subresource, transform,
       registry::WriteOptions{.dry_run = params->dry_run,
                              .field_manager = scale ? std::nullopt : std::optional(manager),
-                             .user = RequestUser(scope.request)});
+                             .user = RequestUser(scope.request),
+                             .warnings = &scope.warnings});
   if (!updated.ok()) return ErrorResponse(updated.status());
   return RespondWritten(scope, 200, *updated);
 }

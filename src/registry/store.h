@@ -34,6 +34,10 @@ struct WriteOptions {
   // Who asks for the write, for the kind's Strategy::AdmitWrite (RBAC's escalation checks).
   // Default: none — the server's own write, which no user check applies to.
   std::shared_ptr<const auth::UserInfo> user;
+  // Where the warnings of the write's validation are appended (Strategy::ValidateUpdate), for the
+  // response's Warning headers; like kube's per-request recorder it keeps those of every attempt
+  // of a conflicting update. Must outlive the call. Default: null — they are dropped.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 // A server-side apply (PATCH application/apply-patch+yaml).
@@ -46,6 +50,8 @@ struct ApplyOptions {
   Status strict_decoding_error;
   // As WriteOptions::user. Default: none.
   std::shared_ptr<const auth::UserInfo> user;
+  // As WriteOptions::warnings. Default: null.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 struct DeleteOptions {
@@ -156,7 +162,7 @@ class Store {
   // The part of an update that works on the storage version: `served_next` (the request's
   // object, checked and tracked) is converted and prepared against `current` (stored form).
   Result<storage::Object> PrepareStoredUpdate(std::string_view subresource, const storage::Object& current,
-                                              storage::Object served_next) const;
+                                              storage::Object served_next, std::vector<std::string>* warnings) const;
   // `obj` at the storage version (unchanged when this Store's version is the storage version).
   Result<storage::Object> ToStorage(storage::Object obj) const;
   // A write's result (at the storage version) as this Store serves it.

@@ -46,7 +46,7 @@ Result<Store::ApplyResult> Store::Apply(std::string_view ns, std::string_view na
     return Status::Internal("server-side apply needs the schema of " + info_.kind + ", which is not known");
   }
   // The merge records the applier itself: the update and create below must not record it again.
-  const WriteOptions write{.dry_run = options.dry_run, .user = options.user};
+  const WriteOptions write{.dry_run = options.dry_run, .user = options.user, .warnings = options.warnings};
   // Two rounds at most: a create that races with another one applies to the object that won.
   for (int round = 0;; ++round) {
     auto updated = Update(

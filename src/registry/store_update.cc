@@ -77,10 +77,11 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   if (options.field_manager) {
     if (const FieldManager* fields = field_manager(subresource)) fields->Update(current, &next, *options.field_manager);
   }
-  return PrepareStoredUpdate(subresource, current_stored, std::move(next));
+  return PrepareStoredUpdate(subresource, current_stored, std::move(next), options.warnings);
 }
 
-Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Object& current, Object served_next) const {
+Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Object& current, Object served_next,
+                                          std::vector<std::string>* warnings) const {
   // From here on both objects are at the storage version: the kind's rules and validation
   // see one form whatever version the client wrote.
   auto converted = ToStorage(std::move(served_next));
@@ -170,7 +171,10 @@ Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Ob
       errors.insert(errors.end(), kind_errors.begin(), kind_errors.end());
     }
   }
-  if (errors.empty() && strategy_) errors = strategy_->ValidateUpdate(subresource, next, current);
+  if (errors.empty() && strategy_) {
+    std::vector<std::string> dropped;
+    errors = strategy_->ValidateUpdate(subresource, next, current, warnings != nullptr ? warnings : &dropped);
+  }
   if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
   return next;
 }

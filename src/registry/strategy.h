@@ -60,9 +60,11 @@ class Strategy {
   // Field errors for a new object (422 Invalid when not empty).
   virtual FieldErrors Validate(const storage::Object& obj) const { return {}; }
   // Field errors for an update of the main resource or of `subresource` ("status"); `old` is
-  // the stored object.
+  // the stored object. What the validation reports without refusing the update (kube's
+  // warning.AddWarning during validation: ratcheted x-kubernetes-validations failures) is
+  // appended to `warnings` (never null), which the response carries as Warning headers.
   virtual FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                                     const storage::Object& old) const {
+                                     const storage::Object& old, std::vector<std::string>* warnings) const {
     return {};
   }
 

@@ -55,11 +55,11 @@ class StrategyChain final : public Strategy {
     }
     return all;
   }
-  FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                             const storage::Object& old) const override {
+  FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj, const storage::Object& old,
+                             std::vector<std::string>* warnings) const override {
     FieldErrors all;
     for (const auto& s : links_) {
-      FieldErrors e = s->ValidateUpdate(subresource, obj, old);
+      FieldErrors e = s->ValidateUpdate(subresource, obj, old, warnings);
       all.insert(all.end(), e.begin(), e.end());
     }
     return all;

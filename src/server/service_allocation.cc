@@ -400,7 +400,7 @@ std::vector<std::string> ServiceAllocationStrategy::FinalizersOnDelete(const Jso
 FieldErrors ServiceAllocationStrategy::Validate(const Json& obj) const { return Check(obj); }
 
 FieldErrors ServiceAllocationStrategy::ValidateUpdate(std::string_view subresource, const Json& obj,
-                                                      const Json& old) const {
+                                                      const Json& old, std::vector<std::string>*) const {
   if (!subresource.empty()) return {};
   FieldErrors errors;
   const Json& spec = Member(obj, "spec");

@@ -55,8 +55,8 @@ class ServiceAllocationStrategy final : public registry::Strategy {
   void PrepareForUpdate(std::string_view subresource, storage::Object* next,
                         const storage::Object& current) const override;
   FieldErrors Validate(const storage::Object& obj) const override;
-  FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj,
-                             const storage::Object& old) const override;
+  FieldErrors ValidateUpdate(std::string_view subresource, const storage::Object& obj, const storage::Object& old,
+                             std::vector<std::string>* warnings) const override;
   // Adds no finalizer: forgets what was handed out to the Service being deleted.
   std::vector<std::string> FinalizersOnDelete(const storage::Object& obj) const override;
 
