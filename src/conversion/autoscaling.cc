@@ -39,6 +39,27 @@ void CopyIf(const Object& src, const char* from, Object& dst, const char* to) {
 // A Quantity field Go writes even when unset (non-pointer): "0".
 Object QuantityOrZero(const Object& v) { return v.is_null() ? Object("0") : v; }
 
+// v2's pods and object metric sources as v1's, in a spec (`side` "target") or a status
+// ("current"): v1 names the quantities after the side (targetAverageValue, currentValue).
+Object PodsSourceToV1(const Object& p, const std::string& side) {
+  Object v1 = {{"metricName", Get(Get(p, "metric"), "name")},
+               {side + "AverageValue", QuantityOrZero(Get(Get(p, side.c_str()), "averageValue"))}};
+  CopyIf(Get(p, "metric"), "selector", v1, "selector");
+  return v1;
+}
+
+Object ObjectSourceToV1(const Object& o, const std::string& side) {
+  const Object& d = Get(o, "describedObject");
+  Object ref = {{"kind", Get(d, "kind")}, {"name", Get(d, "name")}};
+  CopyIf(d, "apiVersion", ref, "apiVersion");
+  Object v1 = {{"target", std::move(ref)},
+               {"metricName", Get(Get(o, "metric"), "name")},
+               {side + "Value", QuantityOrZero(Get(Get(o, side.c_str()), "value"))}};
+  CopyIf(Get(o, "metric"), "selector", v1, "selector");
+  CopyIf(Get(o, side.c_str()), "averageValue", v1, "averageValue");
+  return v1;
+}
+
 bool IsCpuResource(const Object& metric, const char* part) {
   return Get(metric, "type") == "Resource" && Get(Get(metric, part), "name") == "cpu";
 }
@@ -61,23 +82,8 @@ Object MetricSpecToV1(const Object& m) {
     CopyIf(target, "averageValue", v1, "targetAverageValue");
     out["containerResource"] = std::move(v1);
   }
-  if (const Object& p = Get(m, "pods"); !p.is_null()) {
-    Object v1 = {{"metricName", Get(Get(p, "metric"), "name")},
-                 {"targetAverageValue", QuantityOrZero(Get(Get(p, "target"), "averageValue"))}};
-    CopyIf(Get(p, "metric"), "selector", v1, "selector");
-    out["pods"] = std::move(v1);
-  }
-  if (const Object& o = Get(m, "object"); !o.is_null()) {
-    const Object& d = Get(o, "describedObject");
-    Object ref = {{"kind", Get(d, "kind")}, {"name", Get(d, "name")}};
-    CopyIf(d, "apiVersion", ref, "apiVersion");
-    Object v1 = {{"target", std::move(ref)},
-                 {"metricName", Get(Get(o, "metric"), "name")},
-                 {"targetValue", QuantityOrZero(Get(Get(o, "target"), "value"))}};
-    CopyIf(Get(o, "metric"), "selector", v1, "selector");
-    CopyIf(Get(o, "target"), "averageValue", v1, "averageValue");
-    out["object"] = std::move(v1);
-  }
+  if (const Object& p = Get(m, "pods"); !p.is_null()) out["pods"] = PodsSourceToV1(p, "target");
+  if (const Object& o = Get(m, "object"); !o.is_null()) out["object"] = ObjectSourceToV1(o, "target");
   if (const Object& e = Get(m, "external"); !e.is_null()) {
     Object v1 = {{"metricName", Get(Get(e, "metric"), "name")}};
     CopyIf(Get(e, "metric"), "selector", v1, "metricSelector");
@@ -99,23 +105,8 @@ Object MetricStatusToV1(const Object& m) {
     CopyIf(Get(r, "current"), "averageUtilization", v1, "currentAverageUtilization");
     out[part] = std::move(v1);
   }
-  if (const Object& p = Get(m, "pods"); !p.is_null()) {
-    Object v1 = {{"metricName", Get(Get(p, "metric"), "name")},
-                 {"currentAverageValue", QuantityOrZero(Get(Get(p, "current"), "averageValue"))}};
-    CopyIf(Get(p, "metric"), "selector", v1, "selector");
-    out["pods"] = std::move(v1);
-  }
-  if (const Object& o = Get(m, "object"); !o.is_null()) {
-    const Object& d = Get(o, "describedObject");
-    Object ref = {{"kind", Get(d, "kind")}, {"name", Get(d, "name")}};
-    CopyIf(d, "apiVersion", ref, "apiVersion");
-    Object v1 = {{"target", std::move(ref)},
-                 {"metricName", Get(Get(o, "metric"), "name")},
-                 {"currentValue", QuantityOrZero(Get(Get(o, "current"), "value"))}};
-    CopyIf(Get(o, "metric"), "selector", v1, "selector");
-    CopyIf(Get(o, "current"), "averageValue", v1, "averageValue");
-    out["object"] = std::move(v1);
-  }
+  if (const Object& p = Get(m, "pods"); !p.is_null()) out["pods"] = PodsSourceToV1(p, "current");
+  if (const Object& o = Get(m, "object"); !o.is_null()) out["object"] = ObjectSourceToV1(o, "current");
   if (const Object& e = Get(m, "external"); !e.is_null()) {
     Object v1 = {{"metricName", Get(Get(e, "metric"), "name")},
                  {"currentValue", QuantityOrZero(Get(Get(e, "current"), "value"))}};
