@@ -73,7 +73,6 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
     if (auto it = cache->find({s, resource}); it != cache->end()) return it->second;
   }
   auto plan = std::make_shared<ValuePlan>();
-  plan->schema_ = s;
   plan->whole_ = whole;
   plan->resource_ = resource;
   auto metadata = [] {

@@ -61,7 +61,6 @@ class ValuePlan {
   Shape shape_ = Shape::kJson;
   bool whole_ = true;
   bool resource_ = false;  // a resource root or embedded resource: metadata is cut
-  const schema::Schema* schema_ = nullptr;
   // kObject: the visible properties (all declared ones when whole, else the used ones), sorted
   // by key; kMap used by key: the used keys.
   std::vector<Property> properties_;

@@ -94,12 +94,10 @@ struct RuleNode {
     std::string key;       // as in the JSON
     std::string cel_name;  // as rules see it ("" when they cannot)
     std::shared_ptr<const RuleNode> node;
-    bool resource = false;  // an embedded resource
     bool cut = false;       // the metadata of a resource: rules see only its name
   };
   std::vector<Property> properties;        // kObject
   std::shared_ptr<const RuleNode> items;  // kArray and kMap
-  bool items_resource = false;
 };
 
 namespace {
@@ -128,14 +126,13 @@ std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
       const bool embedded = c != nullptr && c->EmbeddedResource();
       if (auto child = BuildNode(c, embedded, built, plans, depth + 1)) {
         node->properties.push_back(
-            {name, EscapeCelFieldName(name).value_or(""), child, embedded, resource && name == "metadata"});
+            {name, EscapeCelFieldName(name).value_or(""), child, resource && name == "metadata"});
       }
     }
   }
   if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
     const Schema* c = s->Items();
-    node->items_resource = c != nullptr && c->EmbeddedResource();
-    node->items = BuildNode(c, node->items_resource, built, plans, depth + 1);
+    node->items = BuildNode(c, c != nullptr && c->EmbeddedResource(), built, plans, depth + 1);
   }
   if (node->rules.empty() && node->properties.empty() && !node->items) return nullptr;
   (*built)[memo] = node;
@@ -248,8 +245,8 @@ class RuleWalker {
   // correlation whose equality ratchets this node's failures: the node's own when `old`
   // correlates, else its nearest correlated ancestor's (kube's nearestParentCorrelation); null
   // when none does (a create, the root's apiVersion and kind).
-  void Walk(const RuleNode& n, const json& v, const json* old, const PathStep& path, bool resource,
-            const cel::Value* value, const Correlation* ratchet) {
+  void Walk(const RuleNode& n, const json& v, const json* old, const PathStep& path, const cel::Value* value,
+            const Correlation* ratchet) {
     if (stopped_ || v.is_null()) return;
     const Schema* s = n.schema;
     std::optional<cel::Value> self;
@@ -257,7 +254,7 @@ class RuleWalker {
     const cel::FieldUse* use = value != nullptr ? nullptr : &n.use;
     std::optional<Correlation> own;
     if (old != nullptr && ratchet != nullptr && ratchet->value != &v) ratchet = &own.emplace(Correlation{s, &v, old});
-    if (!n.rules.empty()) RunRules(n, v, old, path, resource, &self, ratchet);
+    if (!n.rules.empty()) RunRules(n, v, old, path, &self, ratchet);
     if (stopped_) return;
     // Children may reuse the parts of this value that were built whole.
     auto built_whole = [&](const std::string& name) -> const cel::Value* {
@@ -284,7 +281,7 @@ class RuleWalker {
         // The root's apiVersion and kind are converted before validation, so their changes are
         // not visible: kube never ratchets them.
         const bool type_meta = path.kind == PathStep::Kind::kRoot && (p.key == "apiVersion" || p.key == "kind");
-        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, p.resource, converted,
+        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, converted,
              type_meta ? nullptr : ratchet);
       }
     } else if (v.is_object() && s->type() == Schema::Type::kMap && n.items) {
@@ -295,15 +292,15 @@ class RuleWalker {
         } else if (old != nullptr && old->is_object()) {
           if (auto o = old->find(it.key()); o != old->end()) old_child = &*o;
         }
-        Walk(*n.items, *it, old_child, PathStep{&path, PathStep::Kind::kKey, it.key()}, n.items_resource,
-             built_whole(it.key()), ratchet);
+        Walk(*n.items, *it, old_child, PathStep{&path, PathStep::Kind::kKey, it.key()}, built_whole(it.key()),
+             ratchet);
       }
     } else if (v.is_array() && s->type() == Schema::Type::kArray && n.items) {
       const bool items_known = self.has_value() && (use == nullptr || use->whole) && self->kind() == cel::Kind::kList &&
                                self->AsList().size() == v.size();
       for (size_t i = 0; i < v.size(); ++i) {
         Walk(*n.items, v[i], CorrelatedListItem(s, v[i], old), PathStep{&path, PathStep::Kind::kIndex, {}, i},
-             n.items_resource, items_known ? &self->AsList()[i] : nullptr, ratchet);
+             items_known ? &self->AsList()[i] : nullptr, ratchet);
       }
     }
   }
@@ -313,7 +310,7 @@ class RuleWalker {
     errs_->push_back(FieldError{type, path.empty() ? "<nil>" : path, std::move(value), std::move(detail)});
   }
 
-  void RunRules(const RuleNode& n, const json& v, const json* old, const PathStep& path_step, bool resource,
+  void RunRules(const RuleNode& n, const json& v, const json* old, const PathStep& path_step,
                 std::optional<cel::Value>* self_slot, const Correlation* ratchet) {
     const Schema* s = n.schema;
     // Rendered once, when the first error needs them.
@@ -429,7 +426,7 @@ void ValidationRules::Validate(const json& obj, const json* old, FieldErrors* er
   // On update the root correlates with the old object; each node below narrows it.
   const Correlation root{root_->schema, &obj, old};
   RuleWalker(*this, errs, warnings)
-      .Walk(*root_, obj, old, PathStep{}, /*resource=*/true, nullptr, old != nullptr ? &root : nullptr);
+      .Walk(*root_, obj, old, PathStep{}, nullptr, old != nullptr ? &root : nullptr);
 }
 
 }  // namespace kube::apiextensions
