@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 
 #include "apiextensions/cel_schema_types.h"
@@ -95,8 +96,9 @@ struct RuleNode {
     std::string cel_name;  // as rules see it ("" when they cannot)
     std::shared_ptr<const RuleNode> node;
     bool cut = false;       // the metadata of a resource: rules see only its name
+    bool type_meta = false;  // apiVersion or kind
   };
-  std::vector<Property> properties;        // kObject
+  std::vector<Property> properties;        // kObject; in key order
   std::shared_ptr<const RuleNode> items;  // kArray and kMap
 };
 
@@ -125,11 +127,14 @@ std::shared_ptr<const RuleNode> BuildNode(const Schema* s, bool resource,
       const Schema* c = s->Field(name);
       const bool embedded = c != nullptr && c->EmbeddedResource();
       if (auto child = BuildNode(c, embedded, built, plans, depth + 1)) {
-        node->properties.push_back(
-            {name, EscapeCelFieldName(name).value_or(""), child, resource && name == "metadata"});
+        node->properties.push_back({name, EscapeCelFieldName(name).value_or(""), child, resource && name == "metadata",
+                                    name == "apiVersion" || name == "kind"});
       }
     }
   }
+  // In key order, the order of a JSON object's entries: the walk merges the two.
+  std::sort(node->properties.begin(), node->properties.end(),
+            [](const RuleNode::Property& a, const RuleNode::Property& b) { return a.key < b.key; });
   if (s->type() == Schema::Type::kArray || s->type() == Schema::Type::kMap) {
     const Schema* c = s->Items();
     node->items = BuildNode(c, c != nullptr && c->EmbeddedResource(), built, plans, depth + 1);
@@ -170,6 +175,7 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
   }
   c.program = *program;
   c.uses_old_self = c.program->References("oldSelf");
+  c.reads_old_self = c.uses_old_self || c.optional_old_self;
   c.self_use = cel::VariableFieldUse(c.program->expr(), "self");
   c.self_use.Merge(cel::VariableFieldUse(c.program->expr(), "oldSelf"));
   c.max_cost = cel::EstimateCost(c.program->expr(), c.program->checked(), self_type).max;
@@ -185,6 +191,7 @@ CompiledRule CompileRule(const json& rule, cel::TypeRef self_type, std::string* 
       c.self_use.Merge(cel::VariableFieldUse(c.message_program->expr(), "self"));
       c.self_use.Merge(cel::VariableFieldUse(c.message_program->expr(), "oldSelf"));
       c.message_max_cost = cel::EstimateCost(c.message_program->expr(), c.message_program->checked(), self_type).max;
+      c.reads_old_self = c.reads_old_self || c.message_program->References("oldSelf");
     }
   }
   return c;
@@ -234,6 +241,35 @@ struct Correlation {
   }
 };
 
+// Finds keys of a JSON object in ascending order: by a merge with the object's entries (kept in
+// key order) when the keys are not much fewer than the entries, else by a search each.
+class OrderedLookup {
+ public:
+  OrderedLookup(const json& object, size_t keys)
+      : entries_(object.get_ref<const json::object_t&>()), next_(entries_.begin()), merge_(entries_.size() <= 4 * keys) {}
+
+  // REQUIRES: keys in strictly ascending order from call to call.
+  const json* Find(const std::string& key) {
+    if (!merge_) {
+      auto it = entries_.find(key);
+      return it == entries_.end() ? nullptr : &it->second;
+    }
+    while (next_ != entries_.end() && Less(next_->first, key)) ++next_;
+    if (next_ == entries_.end() || next_->first != key) return nullptr;
+    return &next_->second;
+  }
+
+ private:
+  // std::less<std::string>'s order; the first bytes usually decide, without a call to memcmp.
+  static bool Less(const std::string& a, const std::string& b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0]) return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    return a < b;
+  }
+  const json::object_t& entries_;
+  json::object_t::const_iterator next_;
+  bool merge_;
+};
+
 // One evaluation: walks the object along the schema, running the rules of each node.
 class RuleWalker {
  public:
@@ -266,22 +302,25 @@ class RuleWalker {
       return self->FindField(name);
     };
     if (v.is_object() && s->type() == Schema::Type::kObject) {
+      OrderedLookup in_value(v, n.properties.size());
+      std::optional<OrderedLookup> in_old;
+      if (old != nullptr && old != &v && old->is_object()) in_old.emplace(*old, n.properties.size());
       for (const auto& p : n.properties) {
-        auto it = v.find(p.key);
-        if (it == v.end()) continue;
+        const json* child = in_value.Find(p.key);
+        if (child == nullptr) continue;
         const json* old_child = nullptr;
         if (old == &v) {
-          old_child = &*it;  // an unchanged subtree (the same node): no lookup
-        } else if (old != nullptr && old->is_object()) {
-          if (auto o = old->find(p.key); o != old->end()) old_child = &*o;
+          old_child = child;  // an unchanged subtree (the same node): no lookup
+        } else if (in_old) {
+          old_child = in_old->Find(p.key);
         }
         // A resource's metadata is cut down to its name: that child builds its own.
         const cel::Value* converted = nullptr;
         if (!p.cut && !p.cel_name.empty()) converted = built_whole(p.cel_name);
         // The root's apiVersion and kind are converted before validation, so their changes are
         // not visible: kube never ratchets them.
-        const bool type_meta = path.kind == PathStep::Kind::kRoot && (p.key == "apiVersion" || p.key == "kind");
-        Walk(*p.node, *it, old_child, PathStep{&path, PathStep::Kind::kField, it.key()}, converted,
+        const bool type_meta = path.kind == PathStep::Kind::kRoot && p.type_meta;
+        Walk(*p.node, *child, old_child, PathStep{&path, PathStep::Kind::kField, p.key}, converted,
              type_meta ? nullptr : ratchet);
       }
     } else if (v.is_object() && s->type() == Schema::Type::kMap && n.items) {
@@ -324,10 +363,10 @@ class RuleWalker {
       return *type_text;
     };
     std::optional<cel::Value>& self = *self_slot;
-    // The bindings, built when the first rule needs them and shared by the node's rules: `plain`
-    // has oldSelf as a value (when there is an old value), `optional` as an optional.
-    std::optional<cel::Value> old_self;
-    std::optional<cel::Activation> plain, optional;
+    // Built when the first rule needs them and shared by the node's rules. oldSelf is the old
+    // value, or that value as an optional for optionalOldSelf rules.
+    const cel::Value* old_self = nullptr;
+    std::optional<cel::Value> old_converted, old_optional;
     for (const auto& r : n.rules) {
       if (!r.program) {
         if (!r.compile_error.empty()) Add(FieldError::Type::kInvalid, path(), type_value(), "rule compile error: " + r.compile_error);
@@ -336,22 +375,18 @@ class RuleWalker {
       if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
       if (!self) self = n.plan->Convert(v);
       // An unchanged value (common on updates) is already converted: reuse it.
-      if ((r.uses_old_self || r.optional_old_self) && old != nullptr && !old_self) {
-        old_self = old == &v || *old == v ? *self : n.plan->Convert(*old);
+      if (r.reads_old_self && old != nullptr && old_self == nullptr) {
+        old_self = old == &v || *old == v ? &*self : &old_converted.emplace(n.plan->Convert(*old));
       }
-      std::optional<cel::Activation>& bindings = r.optional_old_self ? optional : plain;
-      if (!bindings) {
-        bindings.emplace();
-        bindings->Bind("self", *self);
-        if (r.optional_old_self) {
-          bindings->Bind("oldSelf", old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone());
-        } else if (old_self) {
-          bindings->Bind("oldSelf", *old_self);
-        }
-      } else if (!r.optional_old_self && old_self && bindings->Find("oldSelf") == nullptr) {
-        bindings->Bind("oldSelf", *old_self);  // an earlier rule of the node did not read it
+      // The walker's activations are rebound for each rule: a nested node's rules rebound them.
+      cel::Activation& vars = Variables(r.optional_old_self);
+      vars.BindRef(kSelfPlace, &*self);
+      if (r.optional_old_self) {
+        if (!old_optional) old_optional = old != nullptr ? cel::Value::OptionalOf(*old_self) : cel::Value::OptionalNone();
+        vars.BindRef(kOldSelfPlace, &*old_optional);
+      } else {
+        vars.BindRef(kOldSelfPlace, old_self);
       }
-      const cel::Activation& vars = *bindings;
       const uint64_t limit = std::min(kPerCallCostLimit, budget_);
       cel::EvalResult result = r.program->Evaluate(vars, {.cost_limit = limit});
       if (result.cost > budget_ || (result.value.IsError() && limit < kPerCallCostLimit &&
@@ -415,6 +450,19 @@ class RuleWalker {
   }
 
   const ValidationRules& rules_;
+  // The rules' variables, bound by reference to the values of the node being checked: oldSelf
+  // as a value, or as an optional for optionalOldSelf rules. Made when a rule first needs them.
+  std::optional<cel::Activation> plain_vars_, optional_vars_;
+  static constexpr size_t kSelfPlace = 0, kOldSelfPlace = 1;
+  cel::Activation& Variables(bool optional_old_self) {
+    std::optional<cel::Activation>& vars = optional_old_self ? optional_vars_ : plain_vars_;
+    if (!vars) {
+      vars.emplace();
+      vars->Place("self");     // kSelfPlace
+      vars->Place("oldSelf");  // kOldSelfPlace
+    }
+    return *vars;
+  }
   FieldErrors* errs_;
   std::vector<std::string>* warnings_;  // null: ratcheted failures are dropped
   uint64_t budget_ = kRuntimeCelCostBudget;

@@ -64,6 +64,8 @@ struct CompiledRule {
   std::shared_ptr<const cel::Program> message_program;  // null: none, or it did not compile
   std::string compile_error;                            // cel-go's rendering, when program is null
   bool uses_old_self = false;
+  // Whether the rule or its messageExpression reads oldSelf: the old value is then built.
+  bool reads_old_self = false;
   // The static cost estimates (cost_estimator.h) of the rule and of its messageExpression, and
   // how many times the rule's node can occur in a request of the largest size, given the least
   // bytes its values take (kube's maxCardinality).

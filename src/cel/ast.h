@@ -97,8 +97,14 @@ struct Expr {
   // Set when the program is built: the function id of a kCall (function_registry.h), -1 before.
   int32_t function = -1;
   // Set when the program is built: for a kIdent naming a comprehension variable, its place in
-  // the evaluation's stack of comprehension variables (outermost first), else -1.
+  // the evaluation's stack of comprehension variables (outermost first); kDeclaredVariable for
+  // a variable of the environment (looked up in the activation only); else -1.
   int32_t local = -1;
+  static constexpr int32_t kDeclaredVariable = -2;
+  // Set when the program is built, for a kIdent of kDeclaredVariable: the variable's number
+  // among the program's variables (0 for the first one read), so that an evaluation looks each
+  // up in the activation once.
+  int32_t variable = -1;
   // Set when the program is built: how a kCall evaluates.
   CallForm form = CallForm::kFunction;
   // Set when the program is built, for a call or a list or map literal whose operands are all

@@ -129,6 +129,9 @@ class Checker {
   size_t max_scopes = 0;
 
  private:
+  // The declared variables read, in the order of their first reading (Expr::variable).
+  std::vector<std::string> variable_order_;
+
   bool InScope(std::string_view name) const {
     for (const auto& s : scopes_) {
       if (s == name) return true;
@@ -151,6 +154,10 @@ class Checker {
     }
     if (variables_.contains(e.name)) {
       referenced_->insert(e.name);
+      e.local = Expr::kDeclaredVariable;
+      auto known = std::find(variable_order_.begin(), variable_order_.end(), e.name);
+      e.variable = static_cast<int32_t>(known - variable_order_.begin());
+      if (known == variable_order_.end()) variable_order_.push_back(e.name);
       return;
     }
     if (IsTypeName(e.name, /*with_dyn=*/true)) return;

@@ -45,30 +45,82 @@ namespace kube::cel {
 
 // Variable bindings for one evaluation. Lookups compare names; activations hold a few variables,
 // kept inline (binding allocates nothing for the first kInline names, which fit short-string storage).
+// A variable is bound to a copy of a value (Bind) or to a value the caller keeps (BindRef), which
+// can be rebound from evaluation to evaluation without building the name again.
 class Activation {
  public:
-  void Bind(std::string name, Value value) {
-    if (size_ < kInline) {
-      inline_[size_++] = {std::move(name), std::move(value)};
-    } else {
-      more_.emplace_back(std::move(name), std::move(value));
+  void Bind(std::string name, Value value) { Entry(name).Set(std::move(value)); }
+  // Binds `name` to *value without copying it; nullptr unbinds it. REQUIRES: *value outlives
+  // every evaluation against this activation until `name` is bound again.
+  void BindRef(std::string_view name, const Value* value) { Entry(name).SetRef(value); }
+  // The place of `name`, added unbound when it is not bound: rebinding by place compares no
+  // names. Places stay valid for the activation's lifetime.
+  size_t Place(std::string_view name) {
+    Binding* b = &Entry(name);
+    for (size_t i = 0; i < size_; ++i) {
+      if (b == &inline_[i]) return i;
     }
+    return kInline + static_cast<size_t>(b - more_.data());
+  }
+  // REQUIRES: `place` from Place().
+  void BindRef(size_t place, const Value* value) {
+    (place < kInline ? inline_[place] : more_[place - kInline]).SetRef(value);
   }
   const Value* Find(std::string_view name) const {
     for (size_t i = 0; i < size_; ++i) {
-      if (inline_[i].first == name) return &inline_[i].second;
+      if (SameName(inline_[i].name, name)) return inline_[i].get();
     }
-    for (const auto& [n, v] : more_) {
-      if (n == name) return &v;
+    for (const auto& b : more_) {
+      if (SameName(b.name, name)) return b.get();
     }
     return nullptr;
   }
 
  private:
+  struct Binding {
+    std::string name;
+    Value value;
+    const Value* ref = nullptr;  // when set, the variable's value (not `value`)
+    bool bound = false;
+    const Value* get() const { return !bound ? nullptr : ref != nullptr ? ref : &value; }
+    void Set(Value v) {
+      value = std::move(v);
+      ref = nullptr;
+      bound = true;
+    }
+    void SetRef(const Value* v) {
+      if (value.kind() != Kind::kNull) value = Value();
+      ref = v;
+      bound = v != nullptr;
+    }
+  };
+  // The binding of `name`, added unbound when there is none.
+  // Names are short: compared in line, without a call to memcmp.
+  static bool SameName(const std::string& a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+  Binding& Entry(std::string_view name) {
+    for (size_t i = 0; i < size_; ++i) {
+      if (SameName(inline_[i].name, name)) return inline_[i];
+    }
+    for (auto& b : more_) {
+      if (SameName(b.name, name)) return b;
+    }
+    if (size_ < kInline) {
+      inline_[size_].name = name;
+      return inline_[size_++];
+    }
+    more_.push_back(Binding{std::string(name)});
+    return more_.back();
+  }
   static constexpr size_t kInline = 2;  // self and oldSelf
-  std::pair<std::string, Value> inline_[kInline];
+  Binding inline_[kInline];
   size_t size_ = 0;
-  std::vector<std::pair<std::string, Value>> more_;
+  std::vector<Binding> more_;
 };
 
 struct EvalOptions {

@@ -70,8 +70,19 @@ Value Interpreter::Eval(const Expr& e) {
   return Value::Error("unexpected expression");
 }
 
-const Value* Interpreter::FindIdent(const Expr& e) const {
+const Value* Interpreter::FindIdent(const Expr& e) {
   if (e.local >= 0 && static_cast<size_t>(e.local) < locals_.size()) return &locals_[e.local].get();
+  // No comprehension variable of the name is in scope: the checker found none.
+  if (e.local == Expr::kDeclaredVariable) {
+    // The activation does not change during the evaluation: each variable is looked up once.
+    if (e.variable < 0 || e.variable >= kCachedVariables) return vars_.Find(e.name);
+    const uint32_t bit = 1u << e.variable;
+    if ((variables_found_ & bit) == 0) {
+      variables_[e.variable] = vars_.Find(e.name);
+      variables_found_ |= bit;
+    }
+    return variables_[e.variable];
+  }
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
     if (it->name == e.name) return &it->get();
   }

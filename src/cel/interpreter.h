@@ -27,7 +27,7 @@ class Interpreter {
  private:
   Value Ident(const Expr& e);
   // The variable `e` (a kIdent) names, or nullptr for a type name or an undeclared name.
-  const Value* FindIdent(const Expr& e) const;
+  const Value* FindIdent(const Expr& e);
   // The value of `e` as Eval gives it (and charged as Eval charges), without copying a variable,
   // a constant or a field selected from one: a pointer into them, else into *scratch.
   const Value* Peek(const Expr& e, Value* scratch);
@@ -55,6 +55,10 @@ class Interpreter {
 
   const FunctionRegistry& functions_;
   const Activation& vars_;
+  // The activation's values of the program's first variables (Expr::variable), found on first use.
+  static constexpr int32_t kCachedVariables = 8;
+  const Value* variables_[kCachedVariables];
+  uint32_t variables_found_ = 0;
   const EvalOptions& options_;
   CallContext ctx_;
   bool cancelled_ = false;
