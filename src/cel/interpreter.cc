@@ -39,9 +39,6 @@ bool ListPosition(const Value& v, int64_t* out) {
 }  // namespace
 
 void Interpreter::PushLocal(std::string_view name, Value v) {
-  if (locals_.capacity() == 0) locals_.reserve(max_locals_);
-  // Never reached for a program the checker counted; growing would move values Peek may point at.
-  if (locals_.size() == locals_.capacity()) std::abort();
   locals_.push_back(Local{name, std::move(v)});
 }
 
@@ -83,8 +80,8 @@ const Value* Interpreter::FindIdent(const Expr& e) {
     }
     return variables_[e.variable];
   }
-  for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
-    if (it->name == e.name) return &it->get();
+  for (size_t i = locals_.size(); i-- > 0;) {
+    if (locals_[i].name == e.name) return &locals_[i].get();
   }
   return vars_.Find(e.name);
 }

@@ -3,6 +3,8 @@
 // Thread-safety: an Interpreter is one evaluation, used by one thread.
 #pragma once
 
+#include <cstdlib>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -19,7 +21,7 @@ class Interpreter {
   // checker counts them). Their storage is reserved once and never moves, so that operands read
   // in place (Peek) stay valid while a later operand runs a comprehension.
   Interpreter(const FunctionRegistry& functions, const Activation& vars, const EvalOptions& options, size_t max_locals)
-      : functions_(functions), vars_(vars), options_(options), max_locals_(max_locals) {}
+      : functions_(functions), vars_(vars), options_(options), locals_(max_locals) {}
 
   Value Eval(const Expr& e);
   uint64_t cost() const { return ctx_.cost(); }
@@ -62,7 +64,6 @@ class Interpreter {
   const EvalOptions& options_;
   CallContext ctx_;
   bool cancelled_ = false;
-  // Comprehension variables, innermost last; capacity max_locals_ once the first is bound.
   struct Local {
     std::string_view name;
     Value value;
@@ -71,8 +72,41 @@ class Interpreter {
     const Value* ref = nullptr;
     const Value& get() const { return ref != nullptr ? *ref : value; }
   };
-  std::vector<Local> locals_;
-  size_t max_locals_;
+  // Storage for a fixed number of comprehension variables that never moves: in line for a few
+  // (most rules), else allocated when the first is bound.
+  class LocalStack {
+   public:
+    explicit LocalStack(size_t capacity) : capacity_(capacity) {}
+    LocalStack(const LocalStack&) = delete;
+    LocalStack& operator=(const LocalStack&) = delete;
+    ~LocalStack() {
+      resize(0);
+      if (data_ != nullptr && data_ != InlineData()) std::allocator<Local>().deallocate(data_, capacity_);
+    }
+    // Aborts past the capacity: never reached for a program the checker counted.
+    void push_back(Local local) {
+      if (data_ == nullptr) data_ = capacity_ <= kInline ? InlineData() : std::allocator<Local>().allocate(capacity_);
+      if (size_ == capacity_) std::abort();
+      new (&data_[size_++]) Local(std::move(local));
+    }
+    // Only shrinks.
+    void resize(size_t n) {
+      while (size_ > n) data_[--size_].~Local();
+    }
+    size_t size() const { return size_; }
+    Local& operator[](size_t i) { return data_[i]; }
+    const Local& operator[](size_t i) const { return data_[i]; }
+
+   private:
+    static constexpr size_t kInline = 6;
+    Local* InlineData() { return reinterpret_cast<Local*>(inline_); }
+    alignas(Local) unsigned char inline_[kInline * sizeof(Local)];
+    Local* data_ = nullptr;
+    size_t size_ = 0;
+    size_t capacity_;
+  };
+  // Comprehension variables, innermost last; room for the checker's count (max_locals).
+  LocalStack locals_;
   // Binds the next comprehension variable.
   void PushLocal(std::string_view name, Value v);
 };
