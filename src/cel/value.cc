@@ -8,18 +8,47 @@
 
 namespace kube::cel {
 
-Value Value::String(std::string s) { return Value(StringPayload{std::make_shared<const std::string>(std::move(s))}); }
-Value Value::BorrowedString(const std::string& s) {
-  // The aliasing constructor over an empty owner: a pointer without a control block.
-  return Value(StringPayload{std::shared_ptr<const std::string>(std::shared_ptr<const void>(), &s)});
+namespace {
+
+// A payload block: the count the Value reads, then the content its accessors read.
+template <class T>
+struct Counted final : value_internal::RefCount {
+  template <class... Args>
+  explicit Counted(Args&&... args) : body(std::forward<Args>(args)...) {}
+  T body;
+};
+
+}  // namespace
+
+// The allocation of every heap kind: the count and `T` in one block.
+template <class T, class... Args>
+Value Value::MakeCounted(Kind kind, Args&&... args) {
+  auto* block = new Counted<T>(std::forward<Args>(args)...);
+  return Value(kind, block, &block->body);
 }
-Value Value::Bytes(std::string b) { return Value(BytesPayload{std::make_shared<const std::string>(std::move(b))}); }
-Value Value::List(ValueList items) { return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items)})); }
+
+void Value::Destroy(Kind kind, value_internal::RefCount* count) noexcept {
+  switch (kind) {
+    case Kind::kString:
+    case Kind::kBytes:
+    case Kind::kType:
+    case Kind::kError: delete static_cast<Counted<std::string>*>(count); return;
+    case Kind::kList: delete static_cast<Counted<ListPayload>*>(count); return;
+    case Kind::kMap: delete static_cast<Counted<MapEntries>*>(count); return;
+    case Kind::kOptional: delete static_cast<Counted<Value>*>(count); return;
+    case Kind::kOpaque: delete static_cast<Counted<std::shared_ptr<const OpaqueObject>>*>(count); return;
+    default: return;  // inline kinds are never counted
+  }
+}
+
+Value Value::String(std::string s) { return MakeCounted<std::string>(Kind::kString, std::move(s)); }
+Value Value::Bytes(std::string b) { return MakeCounted<std::string>(Kind::kBytes, std::move(b)); }
+Value Value::List(ValueList items) { return MakeCounted<ListPayload>(Kind::kList, ListPayload{std::move(items)}); }
 Value Value::SetList(ValueList items) {
-  return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items), ListSemantics::kSet}));
+  return MakeCounted<ListPayload>(Kind::kList, ListPayload{std::move(items), ListSemantics::kSet});
 }
 Value Value::MapList(ValueList items, std::vector<std::string> keys) {
-  return Value(std::make_shared<const ListPayload>(ListPayload{std::move(items), ListSemantics::kMap, std::move(keys)}));
+  return MakeCounted<ListPayload>(Kind::kList, ListPayload{std::move(items), ListSemantics::kMap, std::move(keys)});
 }
 
 namespace {
@@ -110,7 +139,7 @@ Value Value::Map(MapEntries entries) {
   // the sorted, duplicate-free form as they are.
   bool sorted = true;
   for (size_t i = 1; i < entries.size() && sorted; ++i) sorted = KeyLess(entries[i - 1].first, entries[i].first);
-  if (sorted) return Value(std::make_shared<const MapEntries>(std::move(entries)));
+  if (sorted) return MakeCounted<MapEntries>(Kind::kMap, std::move(entries));
   // Stable, so that of equal keys the last one written ends last and wins below.
   std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return KeyLess(a.first, b.first); });
   MapEntries unique;
@@ -122,22 +151,32 @@ Value Value::Map(MapEntries entries) {
       unique.push_back(std::move(e));
     }
   }
-  return Value(std::make_shared<const MapEntries>(std::move(unique)));
+  return MakeCounted<MapEntries>(Kind::kMap, std::move(unique));
 }
 
-Value Value::SortedMap(MapEntries entries) { return Value(std::make_shared<const MapEntries>(std::move(entries))); }
+Value Value::SortedMap(MapEntries entries) { return MakeCounted<MapEntries>(Kind::kMap, std::move(entries)); }
 
-Value Value::Type(std::string_view name) { return Value(TypeValue{std::make_shared<const std::string>(name)}); }
-Value Value::OptionalOf(Value v) { return Value(OptionalPayload{std::make_shared<const Value>(std::move(v))}); }
-Value Value::OptionalNone() { return Value(OptionalPayload{}); }
-Value Value::Error(std::string message) {
-  return Value(ErrorPayload{std::make_shared<const std::string>(std::move(message))});
+Value Value::Type(std::string_view name) {
+  // The built-in type names (`type(x)`, an identifier such as `int`) point at text that is never
+  // freed instead of allocating; other names get a payload.
+  constexpr size_t kBuiltInCount = 14;
+  static const std::string* const kBuiltIn = new std::string[kBuiltInCount]{
+      "null_type", "bool", "int", "uint", "double", "string", "bytes", "list", "map", "type", "dyn",
+      "optional_type", "google.protobuf.Timestamp", "google.protobuf.Duration"};
+  for (size_t i = 0; i < kBuiltInCount; ++i) {
+    if (kBuiltIn[i] == name) return Value(Kind::kType, nullptr, &kBuiltIn[i]);
+  }
+  return MakeCounted<std::string>(Kind::kType, name);
+}
+Value Value::OptionalOf(Value v) { return MakeCounted<Value>(Kind::kOptional, std::move(v)); }
+Value Value::Error(std::string message) { return MakeCounted<std::string>(Kind::kError, std::move(message)); }
+Value Value::Opaque(std::shared_ptr<const OpaqueObject> object) {
+  auto* block = new Counted<std::shared_ptr<const OpaqueObject>>(std::move(object));
+  return Value(Kind::kOpaque, block, block->body.get());
 }
 
 // Values are copied everywhere (arguments, list elements, map entries): keep them a tag and 16 bytes.
 static_assert(sizeof(Value) <= 24, "Value grew");
-
-Value Value::Opaque(std::shared_ptr<const OpaqueObject> object) { return Value(OpaquePayload{std::move(object)}); }
 
 namespace {
 

@@ -4,22 +4,30 @@
 // Quantity, Semver and named-format values). Errors are values: functions return them and strict
 // functions propagate them, so that `&&`/`||` can absorb them as the spec requires.
 //
-// A Value is small (a tag and 16 bytes) and cheap to copy: strings, bytes, lists, maps, optionals
-// and errors share immutable payloads. Maps keep their entries sorted by key, so lookup is a
-// binary search and iteration order is deterministic; keys are bool, int, uint or string, and an
-// int, uint or integral double key finds the numerically equal key of another numeric kind
-// (heterogeneous equality).
+// A Value is small (a tag and 16 bytes) and cheap to copy. Null, bool, int, uint, double,
+// timestamp and duration live in the value itself and copy as plain bytes. Strings, bytes, lists,
+// maps, types, optionals, errors and opaque objects share an immutable heap payload (one block
+// holding an atomic reference count and the content) that the last copy frees; a borrowed string
+// (BorrowedString) and a well-known type name point at text they do not own and count nothing.
+// Moving a value steals its payload and leaves the source null. Maps keep their entries sorted by
+// key, so lookup is a binary search and iteration order is deterministic; keys are bool, int, uint
+// or string, and an int, uint or integral double key finds the numerically equal key of another
+// numeric kind (heterogeneous equality).
 //
-// Thread-safety: values are immutable; share them freely between threads.
+// Thread-safety: values are immutable; share them freely between threads. Copying and destroying
+// copies of one value on several threads at once is safe (the counts are atomic); assigning to
+// one Value object from several threads is not.
 #pragma once
 
+#include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -63,13 +71,6 @@ struct Duration {
   friend auto operator<=>(const Duration&, const Duration&) = default;
 };
 
-// A type as a value: `type(1) == int`. `name` is the CEL type name ("int", "list", "map",
-// "google.protobuf.Timestamp", "optional_type", "type", "null_type", or an object type's name).
-struct TypeValue {
-  std::shared_ptr<const std::string> name;
-  std::string_view Name() const { return name ? std::string_view(*name) : std::string_view("dyn"); }
-};
-
 // The payload of a kOpaque value: an immutable object of a library type. Values of one type name
 // are compared with Equals; values of different type names are never equal.
 class OpaqueObject {
@@ -86,19 +87,6 @@ class OpaqueObject {
 using ValueList = std::vector<Value>;
 using MapEntries = std::vector<std::pair<Value, Value>>;
 
-struct StringPayload {
-  std::shared_ptr<const std::string> text;
-};
-struct BytesPayload {
-  std::shared_ptr<const std::string> data;
-};
-struct OptionalPayload {
-  std::shared_ptr<const Value> value;  // null: optional.none()
-};
-struct ErrorPayload {
-  std::shared_ptr<const std::string> message;
-};
-
 // How a list compares and concatenates (Kubernetes x-kubernetes-list-type): atomic lists are
 // CEL lists; sets compare regardless of order and `+` adds only new elements; map lists (of
 // objects identified by their key fields) compare item by key and `+` replaces items by key.
@@ -108,24 +96,74 @@ struct ListPayload {
   ListSemantics semantics = ListSemantics::kAtomic;
   std::vector<std::string> map_keys;  // kMap: the key field names, as rules see them
 };
-struct OpaquePayload {
-  std::shared_ptr<const OpaqueObject> object;  // never null
+
+namespace value_internal {
+// The head of every shared payload: the number of Values that refer to it. value.cc allocates
+// each payload as one block with this count in front and deletes it when the count drops to 0.
+struct RefCount {
+  std::atomic<uint32_t> refs{1};
 };
+}  // namespace value_internal
 
 class Value {
  public:
   Value() = default;  // null
+  Value(const Value& other) noexcept : data_(other.data_), kind_(other.kind_), counted_(other.counted_) {
+    if (counted_) data_.heap.count->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Leaves `other` null.
+  Value(Value&& other) noexcept : data_(other.data_), kind_(other.kind_), counted_(other.counted_) {
+    other.kind_ = Kind::kNull;
+    other.counted_ = false;
+  }
+  Value& operator=(const Value& other) noexcept {
+    // Take the new reference before dropping the old one: `other` may live inside what this
+    // value holds (v = v.AsList()[0]).
+    Value copy(other);
+    return *this = std::move(copy);
+  }
+  Value& operator=(Value&& other) noexcept {
+    // Steal first, then release: correct for self-move without a check.
+    const Data data = other.data_;
+    const Kind kind = other.kind_;
+    const bool counted = other.counted_;
+    other.kind_ = Kind::kNull;
+    other.counted_ = false;
+    Release();
+    data_ = data;
+    kind_ = kind;
+    counted_ = counted;
+    return *this;
+  }
+  ~Value() { Release(); }
+
   static Value Null() { return Value(); }
-  static Value Bool(bool b) { return Value(b); }
-  static Value Int(int64_t i) { return Value(i); }
-  static Value Uint(uint64_t u) { return Value(u); }
-  static Value Double(double d) { return Value(d); }
+  static Value Bool(bool b) {
+    Value v(Kind::kBool);
+    v.data_.b = b;
+    return v;
+  }
+  static Value Int(int64_t i) {
+    Value v(Kind::kInt);
+    v.data_.i = i;
+    return v;
+  }
+  static Value Uint(uint64_t u) {
+    Value v(Kind::kUint);
+    v.data_.u = u;
+    return v;
+  }
+  static Value Double(double d) {
+    Value v(Kind::kDouble);
+    v.data_.d = d;
+    return v;
+  }
   static Value String(std::string s);
   // A string value that refers to `s` instead of copying it: nothing is allocated, and copies of
   // the value share no counter. For values built over a document that outlives every use of
   // them (a request body while its rules run).
   // REQUIRES: `s` outlives the value, all its copies and every value that holds them.
-  static Value BorrowedString(const std::string& s);
+  static Value BorrowedString(const std::string& s) { return Value(Kind::kString, nullptr, &s); }
   static Value Bytes(std::string b);
   static Value List(ValueList items);
   // A list with Kubernetes list-type semantics (ListSemantics).
@@ -137,37 +175,48 @@ class Value {
   // A map whose entries are already in strictly increasing key order (KeyLess), as a JSON
   // object's are: nothing is compared. REQUIRES: that order (Map checks it; this trusts it).
   static Value SortedMap(MapEntries entries);
-  static Value OfTimestamp(Timestamp t) { return Value(t); }
-  static Value OfDuration(Duration d) { return Value(d); }
+  static Value OfTimestamp(Timestamp t) {
+    Value v(Kind::kTimestamp);
+    v.data_.timestamp = t;
+    return v;
+  }
+  static Value OfDuration(Duration d) {
+    Value v(Kind::kDuration);
+    v.data_.duration = d;
+    return v;
+  }
   static Value Type(std::string_view name);
   static Value OptionalOf(Value v);
-  static Value OptionalNone();
+  static Value OptionalNone() { return Value(Kind::kOptional, nullptr, nullptr); }
   static Value Error(std::string message);
   // REQUIRES: object != nullptr.
   static Value Opaque(std::shared_ptr<const OpaqueObject> object);
 
-  Kind kind() const { return static_cast<Kind>(v_.index()); }
-  bool IsError() const { return kind() == Kind::kError; }
+  Kind kind() const { return kind_; }
+  bool IsError() const { return kind_ == Kind::kError; }
 
-  bool AsBool() const { return std::get<bool>(v_); }
-  int64_t AsInt() const { return std::get<int64_t>(v_); }
-  uint64_t AsUint() const { return std::get<uint64_t>(v_); }
-  double AsDouble() const { return std::get<double>(v_); }
-  const std::string& AsString() const { return *std::get<StringPayload>(v_).text; }
-  const std::string& AsBytes() const { return *std::get<BytesPayload>(v_).data; }
-  const ValueList& AsList() const { return std::get<std::shared_ptr<const ListPayload>>(v_)->items; }
+  // Each As... REQUIRES: kind() is that kind (checked in debug builds only).
+  bool AsBool() const { return Checked(Kind::kBool).data_.b; }
+  int64_t AsInt() const { return Checked(Kind::kInt).data_.i; }
+  uint64_t AsUint() const { return Checked(Kind::kUint).data_.u; }
+  double AsDouble() const { return Checked(Kind::kDouble).data_.d; }
+  const std::string& AsString() const { return Body<std::string>(Kind::kString); }
+  const std::string& AsBytes() const { return Body<std::string>(Kind::kBytes); }
+  const ValueList& AsList() const { return Body<ListPayload>(Kind::kList).items; }
   // kList: its list-type semantics and, for map lists, key fields.
-  const ListPayload& AsListPayload() const { return *std::get<std::shared_ptr<const ListPayload>>(v_); }
+  const ListPayload& AsListPayload() const { return Body<ListPayload>(Kind::kList); }
   // Sorted by key (KeyLess).
-  const MapEntries& AsMap() const { return *std::get<std::shared_ptr<const MapEntries>>(v_); }
-  Timestamp AsTimestamp() const { return std::get<Timestamp>(v_); }
-  Duration AsDuration() const { return std::get<Duration>(v_); }
-  std::string_view AsTypeName() const { return std::get<TypeValue>(v_).Name(); }
+  const MapEntries& AsMap() const { return Body<MapEntries>(Kind::kMap); }
+  Timestamp AsTimestamp() const { return Checked(Kind::kTimestamp).data_.timestamp; }
+  Duration AsDuration() const { return Checked(Kind::kDuration).data_.duration; }
+  std::string_view AsTypeName() const { return Body<std::string>(Kind::kType); }
   // kOptional: the value, or nullptr for none.
-  const Value* OptionalValue() const { return std::get<OptionalPayload>(v_).value.get(); }
-  const std::string& ErrorMessage() const { return *std::get<ErrorPayload>(v_).message; }
+  const Value* OptionalValue() const {
+    return static_cast<const Value*>(Checked(Kind::kOptional).data_.heap.body);
+  }
+  const std::string& ErrorMessage() const { return Body<std::string>(Kind::kError); }
   // Libraries downcast it to their own class once a Param::Opaque(type name) matched.
-  const OpaqueObject& AsOpaque() const { return *std::get<OpaquePayload>(v_).object; }
+  const OpaqueObject& AsOpaque() const { return Body<OpaqueObject>(Kind::kOpaque); }
 
   // kMap: the value of `key`, or nullptr.
   const Value* Find(const Value& key) const;
@@ -177,12 +226,53 @@ class Value {
   std::string_view TypeName() const;
 
  private:
-  using Storage = std::variant<std::monostate, bool, int64_t, uint64_t, double, StringPayload, BytesPayload,
-                               std::shared_ptr<const ListPayload>, std::shared_ptr<const MapEntries>, Timestamp,
-                               Duration, TypeValue, OptionalPayload, ErrorPayload, OpaquePayload>;
+  // A shared payload: `count` is its reference count, or nullptr when nothing is counted (a
+  // borrowed string, a well-known type name, optional.none()); `body` is what the accessors
+  // read (the std::string, ListPayload, MapEntries, Value or OpaqueObject), so that reading
+  // never depends on whether the payload is counted.
+  struct Heap {
+    value_internal::RefCount* count;
+    const void* body;
+  };
+  union Data {
+    Data() : heap{nullptr, nullptr} {}
+    Heap heap;
+    bool b;
+    int64_t i;
+    uint64_t u;
+    double d;
+    Timestamp timestamp;
+    Duration duration;
+  };
+
+  explicit Value(Kind kind) : kind_(kind) {}
+  Value(Kind kind, value_internal::RefCount* count, const void* body) : kind_(kind), counted_(count != nullptr) {
+    data_.heap = Heap{count, body};
+  }
+  static_assert(std::is_trivially_copyable_v<Data>, "Data copies as plain bytes");
+  const Value& Checked(Kind kind) const {
+    assert(kind_ == kind);
+    (void)kind;
+    return *this;
+  }
   template <class T>
-  explicit Value(T v) : v_(std::move(v)) {}
-  Storage v_;
+  const T& Body(Kind kind) const {
+    return *static_cast<const T*>(Checked(kind).data_.heap.body);
+  }
+  void Release() noexcept {
+    if (counted_ && data_.heap.count->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      Destroy(kind_, data_.heap.count);
+    }
+  }
+  // A `kind` value over a new payload holding T(args...), counted once.
+  template <class T, class... Args>
+  static Value MakeCounted(Kind kind, Args&&... args);
+  // Deletes the payload of a `kind` value whose count reached 0.
+  static void Destroy(Kind kind, value_internal::RefCount* count) noexcept;
+
+  Data data_;
+  Kind kind_ = Kind::kNull;
+  bool counted_ = false;  // data_.heap.count is set and owned by this value
 };
 
 // CEL equality (`==`): numeric values compare across int, uint and double; lists and maps

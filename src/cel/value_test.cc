@@ -1,8 +1,14 @@
-// Value representations chosen for speed: borrowed strings, maps built from already-sorted
-// entries, and an activation's inline bindings. Each must behave exactly as the plain form.
+// Value representations chosen for speed: the tagged union with counted payloads (copies,
+// moves, release, concurrent copies), borrowed strings, maps built from already-sorted entries,
+// and an activation's inline bindings. Each must behave exactly as the plain form.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <memory>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "cel/cel.h"
 
@@ -76,6 +82,161 @@ TEST_CASE("cel value: an activation finds its inline bindings and those beyond t
   CHECK(vars.Find("third")->AsInt() == 3);
   CHECK(vars.Find("fourth")->AsInt() == 4);
   CHECK(vars.Find("fifth") == nullptr);
+}
+
+// An opaque object that counts its destructions, to prove payloads are freed exactly once.
+class CountedObject final : public OpaqueObject {
+ public:
+  explicit CountedObject(std::atomic<int>* destroyed) : destroyed_(destroyed) {}
+  ~CountedObject() override { destroyed_->fetch_add(1); }
+  std::string_view TypeName() const override { return "test.Counted"; }
+  bool Equals(const OpaqueObject& other) const override { return this == &other; }
+  std::string DebugString() const override { return "counted()"; }
+
+ private:
+  std::atomic<int>* destroyed_;
+};
+
+Value CountedValue(std::atomic<int>* destroyed) { return Value::Opaque(std::make_shared<CountedObject>(destroyed)); }
+
+// One value of every kind and representation: inline, counted, borrowed and uncounted.
+std::vector<Value> EveryKind(const std::string& borrowed, std::atomic<int>* destroyed) {
+  return {Value::Null(), Value::Bool(true), Value::Int(-7), Value::Uint(7), Value::Double(1.5),
+          Value::String("a string longer than the small-string buffer"), Value::BorrowedString(borrowed),
+          Value::Bytes(std::string("\x01\x02", 2)), Value::List({Value::Int(1), Value::String("x")}),
+          Value::SetList({Value::Int(1)}), Value::MapList({Value::Map({{Value::String("k"), Value::Int(1)}})}, {"k"}),
+          Value::Map({{Value::String("a"), Value::List({Value::Int(2)})}}),
+          Value::OfTimestamp({.seconds = 1700000000, .nanos = 5}), Value::OfDuration({.nanos = -3}),
+          Value::Type("int"), Value::Type("test.Custom"), Value::OptionalOf(Value::String("some")),
+          Value::OptionalNone(), Value::Error("boom"), CountedValue(destroyed)};
+}
+
+TEST_CASE("cel value: copies, moves and self-assignments of every kind keep the value") {
+  const std::string borrowed = "borrowed text";
+  std::atomic<int> destroyed{0};
+  {
+    const std::vector<Value> originals = EveryKind(borrowed, &destroyed);
+    for (const Value& original : originals) {
+      const std::string want = DebugString(original);
+      CAPTURE(want);
+      Value copy(original);
+      CHECK(copy.kind() == original.kind());
+      CHECK(DebugString(copy) == want);
+      CHECK(DebugString(original) == want);
+
+      Value& alias = copy;
+      copy = alias;  // self-copy
+      CHECK(DebugString(copy) == want);
+      copy = std::move(alias);  // self-move
+      CHECK(DebugString(copy) == want);
+
+      Value moved(std::move(copy));
+      CHECK(DebugString(moved) == want);
+      CHECK(copy.kind() == Kind::kNull);  // NOLINT(bugprone-use-after-move): moves leave null
+
+      Value assigned = Value::String("overwritten payload, long enough to be on the heap");
+      assigned = moved;
+      CHECK(DebugString(assigned) == want);
+      Value move_assigned = Value::List({Value::Int(9)});
+      move_assigned = std::move(moved);
+      CHECK(DebugString(move_assigned) == want);
+      CHECK(moved.kind() == Kind::kNull);  // NOLINT(bugprone-use-after-move)
+
+      // Over every other kind, in both directions.
+      for (const Value& other : originals) {
+        Value target = other;
+        target = original;
+        CHECK(DebugString(target) == want);
+        target = other;
+        CHECK(DebugString(target) == DebugString(other));
+      }
+    }
+    CHECK(destroyed.load() == 0);
+  }
+  CHECK(destroyed.load() == 1);
+}
+
+TEST_CASE("cel value: the last copy frees a payload, once, wherever it is held") {
+  std::atomic<int> destroyed{0};
+  {
+    Value object = CountedValue(&destroyed);
+    Value list = Value::List({object, object});
+    Value map = Value::Map({{Value::String("o"), object}});
+    Value optional = Value::OptionalOf(list);
+    object = Value::Null();
+    list = Value::Int(1);
+    CHECK(destroyed.load() == 0);  // the map and the optional still hold it
+    map = Value();
+    CHECK(destroyed.load() == 0);
+    REQUIRE(optional.OptionalValue() != nullptr);
+    const Value item = optional.OptionalValue()->AsList()[1];
+    optional = Value::OptionalNone();
+    CHECK(optional.OptionalValue() == nullptr);
+    CHECK(destroyed.load() == 0);  // `item` still holds it
+    CHECK(item.AsOpaque().TypeName() == "test.Counted");
+  }
+  CHECK(destroyed.load() == 1);
+
+  // Assigning a value an element of what it holds: the element outlives the list it came from.
+  destroyed = 0;
+  {
+    Value v = Value::List({Value::List({CountedValue(&destroyed)})});
+    v = v.AsList()[0];
+    v = v.AsList()[0];
+    CHECK(v.kind() == Kind::kOpaque);
+    CHECK(destroyed.load() == 0);
+    v = v;
+    v = Value::Bool(false);
+    CHECK(destroyed.load() == 1);
+  }
+  CHECK(destroyed.load() == 1);
+}
+
+TEST_CASE("cel value: borrowed strings and built-in type names are never counted or freed") {
+  const std::string text = "the request body's text";
+  std::vector<Value> copies;
+  {
+    const Value borrowed = Value::BorrowedString(text);
+    for (int i = 0; i < 4; ++i) copies.push_back(borrowed);
+    Value moved = std::move(copies.back());
+    copies.pop_back();
+    CHECK(&moved.AsString() == &text);
+  }
+  for (const Value& v : copies) CHECK(&v.AsString() == &text);
+  copies.clear();
+  CHECK(text == "the request body's text");
+
+  // Type values: built-in names and others read and compare alike.
+  CHECK(Value::Type("int").AsTypeName() == "int");
+  CHECK(Value::Type("test.Custom").AsTypeName() == "test.Custom");
+  CHECK(Equal(Value::Type("google.protobuf.Duration"), Value::Type(Value::OfDuration({}).TypeName())));
+  CHECK_FALSE(Equal(Value::Type("int"), Value::Type("uint")));
+  CHECK(Equal(Value::Type("test.Custom"), Value::Type(std::string("test.") + "Custom")));
+}
+
+TEST_CASE("cel value: threads copying one shared value at once free its payload exactly once") {
+  std::atomic<int> destroyed{0};
+  const std::string borrowed = "shared borrowed text";
+  {
+    const Value shared = Value::List(EveryKind(borrowed, &destroyed));
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&shared] {
+        std::vector<Value> held;
+        for (int i = 0; i < 20000; ++i) {
+          Value copy = shared;
+          Value item = copy.AsList()[i % copy.AsList().size()];
+          if (i % 7 == 0) held.push_back(std::move(item));
+          if (held.size() > 64) held.clear();
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(destroyed.load() == 0);
+    CHECK(shared.AsList().size() == 20);
+    CHECK(DebugString(shared.AsList()[5]) == "\"a string longer than the small-string buffer\"");
+  }
+  CHECK(destroyed.load() == 1);
 }
 
 }  // namespace
