@@ -20,34 +20,42 @@ using schema::Schema;
 // Deeper schemas convert their remaining levels as plain JSON.
 constexpr int kMaxPlanDepth = 200;
 
+// Lists and maps in `arena` when there is one.
+cel::Value MakeList(cel::ValueList items, cel::ValueArena* arena) {
+  return arena != nullptr ? arena->List(std::move(items)) : cel::Value::List(std::move(items));
+}
+cel::Value MakeSortedMap(cel::MapEntries entries, cel::ValueArena* arena) {
+  return arena != nullptr ? arena->SortedMap(std::move(entries)) : cel::Value::SortedMap(std::move(entries));
+}
+
 // JSON → CEL as cel::FromJson, except that strings (values and keys) borrow the document's text.
-cel::Value BorrowJson(const json& v) {
+cel::Value BorrowJson(const json& v, cel::ValueArena* arena) {
   switch (v.type()) {
     case json::value_t::string: return cel::Value::BorrowedString(v.get_ref<const std::string&>());
     case json::value_t::array: {
       cel::ValueList items;
       items.reserve(v.size());
-      for (const auto& x : v) items.push_back(BorrowJson(x));
-      return cel::Value::List(std::move(items));
+      for (const auto& x : v) items.push_back(BorrowJson(x, arena));
+      return MakeList(std::move(items), arena);
     }
     case json::value_t::object: {
       cel::MapEntries entries;
       entries.reserve(v.size());
-      for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it));
-      return cel::Value::SortedMap(std::move(entries));  // a JSON object's keys are in order
+      for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it, arena));
+      return MakeSortedMap(std::move(entries), arena);  // a JSON object's keys are in order
     }
     default: return cel::FromJson(v);
   }
 }
 
 // Only the name and generateName of a resource's metadata are visible to rules.
-cel::Value ResourceMetadata(const json& meta) {
-  static const std::string kMetaFields[] = {"generateName", "name"};
+cel::Value ResourceMetadata(const json& meta, cel::ValueArena* arena) {
+  static const std::string kMetaFields[] = {"generateName", "name"};  // in key order
   cel::MapEntries entries;
   for (const std::string& k : kMetaFields) {
-    if (auto m = meta.find(k); m != meta.end()) entries.emplace_back(cel::Value::BorrowedString(k), BorrowJson(*m));
+    if (auto m = meta.find(k); m != meta.end()) entries.emplace_back(cel::Value::BorrowedString(k), BorrowJson(*m, arena));
   }
-  return cel::Value::Map(std::move(entries));
+  return MakeSortedMap(std::move(entries), arena);
 }
 
 // The declared property of object node `s` that rules see as `cel_name`, or "".
@@ -158,15 +166,15 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
   return plan;
 }
 
-cel::Value ValuePlan::ConvertObject(const json& v) const {
+cel::Value ValuePlan::ConvertObject(const json& v, cel::ValueArena* arena) const {
   cel::MapEntries entries;
   if (!whole_) {
     // The used properties, already in the order of their names.
     entries.reserve(properties_.size());
     for (const Property& p : properties_) {
-      if (auto it = v.find(p.key); it != v.end()) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*it));
+      if (auto it = v.find(p.key); it != v.end()) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*it, arena));
     }
-    return cel::Value::SortedMap(std::move(entries));
+    return MakeSortedMap(std::move(entries), arena);
   }
   entries.reserve(v.size());
   // In the JSON's key order, which stays the names' order unless a name was escaped.
@@ -174,49 +182,55 @@ cel::Value ValuePlan::ConvertObject(const json& v) const {
   for (auto it = v.begin(); it != v.end(); ++it) {
     const std::string& key = it.key();
     if (shape_ == Shape::kMap) {
-      entries.emplace_back(cel::Value::BorrowedString(key), items_->Convert(*it));
+      entries.emplace_back(cel::Value::BorrowedString(key), items_->Convert(*it, arena));
       continue;
     }
     auto p = std::lower_bound(properties_.begin(), properties_.end(), key,
                               [](const Property& a, const std::string& k) { return a.key < k; });
     if (p != properties_.end() && p->key == key) {
       in_order = in_order && !p->renamed;
-      entries.emplace_back(cel::Value::BorrowedString(p->cel_name), p->plan->Convert(*it));
+      entries.emplace_back(cel::Value::BorrowedString(p->cel_name), p->plan->Convert(*it, arena));
     } else if (resource_ && key == "metadata" && it->is_object()) {
-      entries.emplace_back(cel::Value::BorrowedString(key), ResourceMetadata(*it));
+      entries.emplace_back(cel::Value::BorrowedString(key), ResourceMetadata(*it, arena));
     } else if (IsUnescapedCelFieldName(key)) {
       // Undeclared (a resource's apiVersion and kind, preserved unknown fields): as JSON.
-      entries.emplace_back(cel::Value::BorrowedString(key), BorrowJson(*it));
+      entries.emplace_back(cel::Value::BorrowedString(key), BorrowJson(*it, arena));
     } else if (std::optional<std::string> name = EscapeCelFieldName(key)) {
       in_order = false;
-      entries.emplace_back(cel::Value::String(std::move(*name)), BorrowJson(*it));
+      entries.emplace_back(cel::Value::String(std::move(*name)), BorrowJson(*it, arena));
     }
   }
-  return in_order ? cel::Value::SortedMap(std::move(entries)) : cel::Value::Map(std::move(entries));
+  // Escaped names can change the order: such maps are sorted (rare, and counted as usual).
+  return in_order ? MakeSortedMap(std::move(entries), arena) : cel::Value::Map(std::move(entries));
 }
 
-cel::Value ValuePlan::Convert(const json& v) const {
+cel::Value ValuePlan::Convert(const json& v, cel::ValueArena* arena) const {
   if (v.is_null()) return cel::Value::Null();
   switch (shape_) {
-    case Shape::kJson: return BorrowJson(v);
-    case Shape::kMetadata: return v.is_object() ? ResourceMetadata(v) : BorrowJson(v);
+    case Shape::kJson: return BorrowJson(v, arena);
+    case Shape::kMetadata: return v.is_object() ? ResourceMetadata(v, arena) : BorrowJson(v, arena);
     case Shape::kObject:
-    case Shape::kMap: return v.is_object() ? ConvertObject(v) : BorrowJson(v);
+    case Shape::kMap: return v.is_object() ? ConvertObject(v, arena) : BorrowJson(v, arena);
     case Shape::kArray: {
-      if (!v.is_array()) return BorrowJson(v);
+      if (!v.is_array()) return BorrowJson(v, arena);
       cel::ValueList items;
       items.reserve(v.size());
-      for (const auto& x : v) items.push_back(items_->Convert(x));
+      for (const auto& x : v) items.push_back(items_->Convert(x, arena));
+      if (arena != nullptr) {
+        if (list_ == cel::ListSemantics::kSet) return arena->SetList(std::move(items));
+        if (list_ == cel::ListSemantics::kMap) return arena->MapList(std::move(items), map_keys_);
+        return arena->List(std::move(items));
+      }
       if (list_ == cel::ListSemantics::kSet) return cel::Value::SetList(std::move(items));
       if (list_ == cel::ListSemantics::kMap) return cel::Value::MapList(std::move(items), map_keys_);
       return cel::Value::List(std::move(items));
     }
-    case Shape::kNumber: return v.is_number() ? cel::Value::Double(v.get<double>()) : BorrowJson(v);
+    case Shape::kNumber: return v.is_number() ? cel::Value::Double(v.get<double>()) : BorrowJson(v, arena);
     default: break;
   }
   // Formatted strings; a value that does not parse stays a string, as schema validation has
   // refused it already.
-  if (!v.is_string()) return BorrowJson(v);
+  if (!v.is_string()) return BorrowJson(v, arena);
   const std::string& text = v.get_ref<const std::string&>();
   switch (shape_) {
     case Shape::kTimestamp: {
@@ -237,7 +251,7 @@ cel::Value ValuePlan::Convert(const json& v) const {
       break;
     default: break;
   }
-  return BorrowJson(v);
+  return BorrowJson(v, arena);
 }
 
 }  // namespace kube::apiextensions

@@ -26,6 +26,7 @@
 
 #include "cel/field_usage.h"
 #include "cel/value.h"
+#include "cel/value_arena.h"
 #include "schema/schema.h"
 
 namespace kube::apiextensions {
@@ -42,7 +43,8 @@ class ValuePlan {
                                                 Cache* cache = nullptr);
 
   // `v` as rules see it. REQUIRES: the plan and `v` outlive the value (its strings borrow both).
-  cel::Value Convert(const nlohmann::json& v) const;
+  // With `arena`, its lists and maps are made there (and then live no longer than it).
+  cel::Value Convert(const nlohmann::json& v, cel::ValueArena* arena = nullptr) const;
 
   // How values of the node convert.
   enum class Shape : uint8_t { kJson, kObject, kMap, kArray, kNumber, kTimestamp, kDate, kDuration, kBytes, kMetadata };
@@ -56,7 +58,7 @@ class ValuePlan {
   };
   static std::shared_ptr<const ValuePlan> BuildAt(const schema::Schema* s, bool resource, const cel::FieldUse* use,
                                                   Cache* cache, int depth);
-  cel::Value ConvertObject(const nlohmann::json& v) const;
+  cel::Value ConvertObject(const nlohmann::json& v, cel::ValueArena* arena) const;
 
   Shape shape_ = Shape::kJson;
   bool whole_ = true;

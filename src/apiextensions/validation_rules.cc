@@ -373,10 +373,10 @@ class RuleWalker {
         continue;
       }
       if (r.uses_old_self && old == nullptr && !r.optional_old_self) continue;
-      if (!self) self = n.plan->Convert(v);
+      if (!self) self = n.plan->Convert(v, &arena_);
       // An unchanged value (common on updates) is already converted: reuse it.
       if (r.reads_old_self && old != nullptr && old_self == nullptr) {
-        old_self = old == &v || *old == v ? &*self : &old_converted.emplace(n.plan->Convert(*old));
+        old_self = old == &v || *old == v ? &*self : &old_converted.emplace(n.plan->Convert(*old, &arena_));
       }
       // The walker's activations are rebound for each rule: a nested node's rules rebound them.
       cel::Activation& vars = Variables(r.optional_old_self);
@@ -450,6 +450,9 @@ class RuleWalker {
   }
 
   const ValidationRules& rules_;
+  // The lists and maps of the values built for rules: they live as long as the walk, and copies
+  // of them cost nothing. Declared first, so destroyed after everything that reads them.
+  cel::ValueArena arena_;
   // The rules' variables, bound by reference to the values of the node being checked: oldSelf
   // as a value, or as an optional for optionalOldSelf rules. Made when a rule first needs them.
   std::optional<cel::Activation> plain_vars_, optional_vars_;

@@ -35,6 +35,7 @@
 namespace kube::cel {
 
 class Value;
+class ValueArena;
 
 enum class Kind : uint8_t {
   kNull,
@@ -269,6 +270,8 @@ class Value {
   static Value MakeCounted(Kind kind, Args&&... args);
   // Deletes the payload of a `kind` value whose count reached 0.
   static void Destroy(Kind kind, value_internal::RefCount* count) noexcept;
+
+  friend class ValueArena;  // makes uncounted payloads
 
   Data data_;
   Kind kind_ = Kind::kNull;
