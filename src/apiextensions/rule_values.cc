@@ -7,6 +7,7 @@
 #include <string>
 
 #include "apiextensions/cel_schema_types.h"
+#include "apiextensions/ordered_lookup.h"
 #include "cel/cel.h"
 #include "protobuf/well_known.h"
 
@@ -118,6 +119,7 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
         }
         std::sort(plan->properties_.begin(), plan->properties_.end(),
                   [whole](const Property& a, const Property& b) { return whole ? a.key < b.key : a.cel_name < b.cel_name; });
+        for (const Property& p : plan->properties_) plan->renamed_ = plan->renamed_ || p.renamed;
         break;
       case Schema::Type::kMap: {
         plan->shape_ = Shape::kMap;
@@ -169,24 +171,34 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
 cel::Value ValuePlan::ConvertObject(const json& v, cel::ValueArena* arena) const {
   cel::MapEntries entries;
   if (!whole_) {
-    // The used properties, already in the order of their names.
+    // The used properties, already in the order of their names; that is the keys' order too
+    // unless a name was escaped.
     entries.reserve(properties_.size());
+    OrderedLookup lookup(v, renamed_ ? v.size() : properties_.size());
     for (const Property& p : properties_) {
-      if (auto it = v.find(p.key); it != v.end()) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*it, arena));
+      const json* child = nullptr;
+      if (renamed_) {
+        if (auto it = v.find(p.key); it != v.end()) child = &*it;
+      } else {
+        child = lookup.Find(p.key);
+      }
+      if (child != nullptr) entries.emplace_back(cel::Value::BorrowedString(p.cel_name), p.plan->Convert(*child, arena));
     }
     return MakeSortedMap(std::move(entries), arena);
   }
   entries.reserve(v.size());
   // In the JSON's key order, which stays the names' order unless a name was escaped.
   bool in_order = true;
+  // The properties are in key order too: the next one that can match.
+  auto next = properties_.begin();
   for (auto it = v.begin(); it != v.end(); ++it) {
     const std::string& key = it.key();
     if (shape_ == Shape::kMap) {
       entries.emplace_back(cel::Value::BorrowedString(key), items_->Convert(*it, arena));
       continue;
     }
-    auto p = std::lower_bound(properties_.begin(), properties_.end(), key,
-                              [](const Property& a, const std::string& k) { return a.key < k; });
+    while (next != properties_.end() && KeyLess(next->key, key)) ++next;
+    auto p = next;
     if (p != properties_.end() && p->key == key) {
       in_order = in_order && !p->renamed;
       entries.emplace_back(cel::Value::BorrowedString(p->cel_name), p->plan->Convert(*it, arena));

@@ -66,6 +66,7 @@ class ValuePlan {
   // kObject: the visible properties (all declared ones when whole, else the used ones), sorted
   // by key; kMap used by key: the used keys.
   std::vector<Property> properties_;
+  bool renamed_ = false;  // a property's cel_name differs from its key
   std::shared_ptr<const ValuePlan> items_;  // kArray items, kMap values
   cel::ListSemantics list_ = cel::ListSemantics::kAtomic;
   std::vector<std::string> map_keys_;  // list-type map: the key fields, escaped

@@ -8,6 +8,7 @@
 #include "apiextensions/cel_schema_types.h"
 #include "apiextensions/correlated_values.h"
 #include "apiextensions/field_errors.h"
+#include "apiextensions/ordered_lookup.h"
 #include "apiextensions/rule_values.h"
 #include "cel/cost_estimator.h"
 #include "protobuf/well_known.h"
@@ -239,35 +240,6 @@ struct Correlation {
     if (!equal) equal = CorrelatedEqual(schema, *value, *old);
     return *equal;
   }
-};
-
-// Finds keys of a JSON object in ascending order: by a merge with the object's entries (kept in
-// key order) when the keys are not much fewer than the entries, else by a search each.
-class OrderedLookup {
- public:
-  OrderedLookup(const json& object, size_t keys)
-      : entries_(object.get_ref<const json::object_t&>()), next_(entries_.begin()), merge_(entries_.size() <= 4 * keys) {}
-
-  // REQUIRES: keys in strictly ascending order from call to call.
-  const json* Find(const std::string& key) {
-    if (!merge_) {
-      auto it = entries_.find(key);
-      return it == entries_.end() ? nullptr : &it->second;
-    }
-    while (next_ != entries_.end() && Less(next_->first, key)) ++next_;
-    if (next_ == entries_.end() || next_->first != key) return nullptr;
-    return &next_->second;
-  }
-
- private:
-  // std::less<std::string>'s order; the first bytes usually decide, without a call to memcmp.
-  static bool Less(const std::string& a, const std::string& b) {
-    if (!a.empty() && !b.empty() && a[0] != b[0]) return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
-    return a < b;
-  }
-  const json::object_t& entries_;
-  json::object_t::const_iterator next_;
-  bool merge_;
 };
 
 // One evaluation: walks the object along the schema, running the rules of each node.

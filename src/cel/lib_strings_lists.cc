@@ -99,6 +99,12 @@ Value Split(const std::string& s, const std::string& sep, int64_t limit) {
     }
     return Value::List(std::move(parts));
   }
+  // Counted first, so that the parts are placed once.
+  int64_t count = 1;
+  for (size_t at = s.find(sep); at != std::string::npos && (limit < 0 || count < limit); at = s.find(sep, at + sep.size())) {
+    ++count;
+  }
+  parts.reserve(static_cast<size_t>(count));
   size_t pos = 0;
   while (limit < 0 || static_cast<int64_t>(parts.size()) < limit - 1) {
     const size_t at = s.find(sep, pos);

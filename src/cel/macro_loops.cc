@@ -52,6 +52,8 @@ Value Interpreter::Macro(const Expr& e, const Value& range) {
   Value error;  // the first error met (kNull: none)
   int64_t matches = 0;
   ValueList items;
+  // map gives an item per element, filter at most that.
+  if (e.macro == MacroForm::kMap || e.macro == MacroForm::kFilter) items.reserve(count);
   bool decided = false;
   // Per element, the expansion's loop condition and the accumulator's step are charged as they
   // would be evaluated (all: `@not_strictly_false(a)` and `a && p`; exists: with `!a` and `||`;

@@ -305,7 +305,10 @@ const Value* Value::FindField(std::string_view key) const {
   // Objects are small: a scan comparing lengths first touches fewer bytes than a binary search.
   if (entries.size() <= 8) {
     for (const auto& [k, v] : entries) {
-      if (k.kind() == Kind::kString && k.AsString().size() == key.size() && k.AsString() == key) return &v;
+      if (k.kind() != Kind::kString) continue;
+      const std::string& name = k.AsString();
+      // Names of one length usually differ in their first byte: no call to memcmp for them.
+      if (name.size() == key.size() && (key.empty() || name[0] == key[0]) && name == key) return &v;
     }
     return nullptr;
   }
