@@ -44,10 +44,29 @@ class CallContext {
   // `pattern` compiled as RE2, cached per evaluation; nullptr with *error set when it does not
   // compile (the error worded as cel-go words it).
   const re2::RE2* Regex(const std::string& pattern, std::string* error);
+  // The result of conversion `tag` (a static string naming it, such as "url") of string `arg`
+  // when it was the last conversion made in this evaluation, else nullptr; and the recording of
+  // one. So the usual `isURL(s) && url(s)` parses s once.
+  const Value* LastConversion(const char* tag, const Value& arg) const {
+    if (tag != conversion_tag_) return nullptr;
+    const std::string& a = arg.AsString();
+    const std::string& b = conversion_arg_.AsString();
+    // The recorded argument is kept alive, so the same text is the same string.
+    if (a.data() == b.data() && a.size() == b.size()) return &conversion_result_;
+    return a == b ? &conversion_result_ : nullptr;
+  }
+  const Value& RecordConversion(const char* tag, const Value& arg, Value result) {
+    conversion_tag_ = tag;
+    conversion_arg_ = arg;
+    conversion_result_ = std::move(result);
+    return conversion_result_;
+  }
 
   ~CallContext();
 
  private:
+  const char* conversion_tag_ = nullptr;  // null: none recorded
+  Value conversion_arg_, conversion_result_;
   uint64_t cost_ = 0;
   std::map<std::string, std::shared_ptr<re2::RE2>, std::less<>> regexes_;  // shared_ptr: RE2 is incomplete here
 };

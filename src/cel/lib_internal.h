@@ -34,6 +34,15 @@ inline uint64_t TraversalCost(size_t size, double factor = kStringTraversalCostF
   return static_cast<uint64_t>(std::ceil(static_cast<double>(size) * factor));
 }
 
+// The result of conversion `tag` (a static string) of string `arg`: `convert()`, an opaque object
+// or the error it gives, made once when the previous conversion of the evaluation was the same
+// (CallContext::LastConversion), since rules test a string before converting it.
+template <class Convert>
+Value ConvertOnce(CallContext& ctx, const char* tag, const Value& arg, Convert convert) {
+  if (const Value* v = ctx.LastConversion(tag, arg)) return *v;
+  return ctx.RecordConversion(tag, arg, convert());
+}
+
 // Shorthand for a receiver-style overload.
 inline void AddMember(FunctionRegistry& r, std::string_view name, std::vector<Param> params, FunctionImpl impl) {
   r.Add(name, {.receiver = true, .params = std::move(params)}, std::move(impl));

@@ -98,6 +98,10 @@ Value StringToCidr(const std::string& s) {
   return CidrValue(std::move(*prefix));
 }
 
+// ConvertOnce's tags: one object each, shared by ip() and isIP(), cidr() and isCIDR().
+constexpr char kIpConversion[] = "ip";
+constexpr char kCidrConversion[] = "cidr";
+
 // (prefix, other) of containsCIDR: other's bits must be at least as many and the two overlap.
 bool ContainsCidr(const netip::Prefix& p, const netip::Prefix& other) {
   return p.Overlaps(other) && p.bits <= other.bits;
@@ -109,12 +113,11 @@ void RegisterIpLibrary(FunctionRegistry& r) {
   const Param ip = Param::Opaque(kIpType);
   AddGlobal(r, "ip", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    return StringToIp(a[0].AsString());
+    return ConvertOnce(ctx, kIpConversion, a[0], [&] { return StringToIp(a[0].AsString()); });
   });
   AddGlobal(r, "isIP", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    std::string error;
-    return Value::Bool(ParseIp(a[0].AsString(), &error).has_value());
+    return Value::Bool(!ConvertOnce(ctx, kIpConversion, a[0], [&] { return StringToIp(a[0].AsString()); }).IsError());
   });
   AddGlobal(r, "ip.isCanonical", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size() * 2));
@@ -139,12 +142,11 @@ void RegisterCidrLibrary(FunctionRegistry& r) {
   const Param ip = Param::Opaque(kIpType), cidr = Param::Opaque(kCidrType);
   AddGlobal(r, "cidr", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    return StringToCidr(a[0].AsString());
+    return ConvertOnce(ctx, kCidrConversion, a[0], [&] { return StringToCidr(a[0].AsString()); });
   });
   AddGlobal(r, "isCIDR", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    std::string error;
-    return Value::Bool(ParseCidr(a[0].AsString(), &error).has_value());
+    return Value::Bool(!ConvertOnce(ctx, kCidrConversion, a[0], [&] { return StringToCidr(a[0].AsString()); }).IsError());
   });
   AddGlobal(r, "string", {cidr}, [](const Value* a, CallContext&) { return Value::String(PrefixOf(a[0]).String()); });
   AddMember(r, "containsIP", {cidr, S}, [](const Value* a, CallContext& ctx) {

@@ -31,6 +31,15 @@ class QuantityObject final : public OpaqueObject {
 const Quantity& Q(const Value& v) { return static_cast<const QuantityObject&>(v.AsOpaque()).quantity(); }
 Value Wrap(Quantity q) { return Value::Opaque(std::make_shared<const QuantityObject>(std::move(q))); }
 
+// quantity(s) of string `s`; isQuantity(s) tells whether it succeeds.
+Value StringToQuantity(const Value& s, CallContext& ctx) {
+  return ConvertOnce(ctx, "quantity", s, [&] {
+    std::string error;
+    std::optional<Quantity> parsed = Quantity::Parse(s.AsString(), &error);
+    return parsed ? Wrap(std::move(*parsed)) : Value::Error(error);
+  });
+}
+
 Value Arithmetic(const Quantity& a, const Quantity& b, bool subtract) {
   Quantity out = a;
   if (!(subtract ? out.Sub(b) : out.Add(b))) {
@@ -45,14 +54,11 @@ void RegisterQuantityLibrary(FunctionRegistry& r) {
   const Param q = Param::Opaque(kQuantityType);
   AddGlobal(r, "quantity", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    std::string error;
-    std::optional<Quantity> parsed = Quantity::Parse(a[0].AsString(), &error);
-    return parsed ? Wrap(std::move(*parsed)) : Value::Error(error);
+    return StringToQuantity(a[0], ctx);
   });
   AddGlobal(r, "isQuantity", {S}, [](const Value* a, CallContext& ctx) {
     ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    std::string error;
-    return Value::Bool(Quantity::Parse(a[0].AsString(), &error).has_value());
+    return Value::Bool(!StringToQuantity(a[0], ctx).IsError());
   });
   AddGlobal(r, "sign", {q}, [](const Value* a, CallContext&) { return Value::Int(Q(a[0]).Sign()); });
   AddMember(r, "isGreaterThan", {q, q}, [](const Value* a, CallContext&) { return Value::Bool(Q(a[0]).Compare(Q(a[1])) == 1); });

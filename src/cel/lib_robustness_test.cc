@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cel/cel.h"
+#include "cel/lib_test_helpers.h"
 
 namespace kube::cel {
 namespace {
@@ -104,6 +105,49 @@ TEST_CASE("robustness: predicates agree with their parsing functions on hostile 
       CHECK_MESSAGE(a.AsBool() == !b.IsError(), pred, " on ", s);
     }
   }
+}
+
+// A predicate and its parsing function in one evaluation share the parse (CallContext's last
+// conversion): each still answers as it does alone, in either order, on every string.
+TEST_CASE("robustness: a predicate and its parsing function in one evaluation answer as apart") {
+  Fixture f;
+  const std::pair<const char*, const char*> pairs[] = {{"isIP(s)", "ip(s)"},
+                                                        {"isCIDR(s)", "cidr(s)"},
+                                                        {"isQuantity(s)", "quantity(s)"},
+                                                        {"isURL(s)", "url(s)"}};
+  std::vector<std::string> strings = HostileStrings();
+  for (const char* extra : {"10.0.0.0/8", "10.0.0.1", "1Gi", "https://a.example/x?q=1", "http://a/b#c", "//host/p"}) {
+    strings.push_back(extra);
+  }
+  auto render = [](const Value& v) { return v.IsError() ? "error: " + v.ErrorMessage() : DebugString(v); };
+  for (const auto& [pred, parse] : pairs) {
+    const Program& p = f.Compile(pred);
+    const Program& q = f.Compile(parse);
+    const Program& both = f.Compile(std::string("[") + pred + ", " + parse + ", " + pred + "]");
+    const Program& reversed = f.Compile(std::string("[") + parse + ", " + pred + ", " + parse + "]");
+    for (const auto& s : strings) {
+      const std::string alone_pred = render(f.Run(p, s)), alone_parse = render(f.Run(q, s));
+      const Value b = f.Run(both, s), r = f.Run(reversed, s);
+      // A list literal with an error element is that error: compare element by element when not.
+      if (b.kind() == Kind::kList) {
+        CHECK_MESSAGE(render(b.AsList()[0]) == alone_pred, pred, " on ", s);
+        CHECK_MESSAGE(render(b.AsList()[1]) == alone_parse, parse, " on ", s);
+        CHECK_MESSAGE(render(b.AsList()[2]) == alone_pred, pred, " on ", s);
+      } else {
+        CHECK_MESSAGE(render(b) == alone_parse, parse, " on ", s);
+      }
+      if (r.kind() == Kind::kList) {
+        CHECK_MESSAGE(render(r.AsList()[1]) == alone_pred, pred, " on ", s);
+      } else {
+        CHECK_MESSAGE(render(r) == alone_parse, parse, " on ", s);
+      }
+    }
+  }
+  // Different strings are converted apart.
+  using testing::Eval;
+  CHECK(Eval("isCIDR('10.0.0.0/8') && cidr('192.168.0.0/16').prefixLength() == 16") == "true");
+  CHECK(Eval("isQuantity('1Gi') && quantity('2Gi').compareTo(quantity('1Gi')) == 1") == "true");
+  CHECK(Eval("isURL('https://a/') ? url('http://b/').getHost() : ''") == "\"b\"");
 }
 
 TEST_CASE("robustness: every string-reading function returns a value or an error") {

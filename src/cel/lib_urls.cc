@@ -34,23 +34,36 @@ class UrlObject final : public OpaqueObject {
 
 const GoUrl& U(const Value& v) { return static_cast<const UrlObject&>(v.AsOpaque()).url(); }
 
+// url(s) of string `s`; isURL(s) tells whether it succeeds.
+Value StringToUrl(const Value& s, CallContext& ctx) {
+  return ConvertOnce(ctx, "url", s, [&] {
+    std::string error;
+    auto object = std::make_shared<UrlObject>();
+    if (!ParseRequestUriAsUrl(s.AsString(), object->mutable_url(), &error)) {
+      return Value::Error("URL parse error during conversion from string: " + error);
+    }
+    return Value::Opaque(std::move(object));
+  });
+}
+
 }  // namespace
 
 void RegisterUrlLibrary(FunctionRegistry& r) {
   const Param url = Param::Opaque(kUrlType);
   AddGlobal(r, "url", {S}, [](const Value* a, CallContext& ctx) {
-    const std::string& s = a[0].AsString();
-    ctx.AddCost(TraversalCost(s.size()));
-    std::string error;
-    auto object = std::make_shared<UrlObject>();
-    if (!ParseRequestUriAsUrl(s, object->mutable_url(), &error)) {
-      return Value::Error("URL parse error during conversion from string: " + error);
-    }
-    return Value::Opaque(std::move(object));
+    ctx.AddCost(TraversalCost(a[0].AsString().size()));
+    return StringToUrl(a[0], ctx);
   });
   AddGlobal(r, "isURL", {S}, [](const Value* a, CallContext& ctx) {
-    ctx.AddCost(TraversalCost(a[0].AsString().size()));
-    return Value::Bool(IsRequestUri(a[0].AsString()));
+    const std::string& s = a[0].AsString();
+    ctx.AddCost(TraversalCost(s.size()));
+    // isURL is url.ParseRequestURI's answer; url() also needs url.Parse's, which can differ only
+    // with a fragment or an authority without a scheme (ParseRequestUriAsUrl). Otherwise the
+    // conversion is made here, for the url(s) that usually follows.
+    if (s.find('#') != std::string::npos || (s.starts_with("//") && !s.starts_with("///"))) {
+      return Value::Bool(IsRequestUri(s));
+    }
+    return Value::Bool(!StringToUrl(a[0], ctx).IsError());
   });
   AddMember(r, "getScheme", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).scheme); });
   AddMember(r, "getHost", {url}, [](const Value* a, CallContext&) { return Value::String(U(a[0]).host); });
