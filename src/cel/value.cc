@@ -299,24 +299,31 @@ const Value* Value::Find(const Value& key) const {
   return nullptr;
 }
 
-const Value* Value::FindField(std::string_view key) const {
-  if (kind() != Kind::kMap) return nullptr;
-  const auto& entries = AsMap();
-  // Objects are small: a scan comparing lengths first touches fewer bytes than a binary search.
-  if (entries.size() <= 8) {
-    for (const auto& [k, v] : entries) {
-      if (k.kind() != Kind::kString) continue;
-      const std::string& name = k.AsString();
-      // Names of one length usually differ in their first byte: no call to memcmp for them.
-      if (name.size() == key.size() && (key.empty() || name[0] == key[0]) && name == key) return &v;
-    }
-    return nullptr;
-  }
+namespace {
+
+// FindField's binary search, apart so that the scan of small objects stays a leaf function.
+[[gnu::noinline]] const Value* FindFieldSorted(const MapEntries& entries, std::string_view key) {
   auto it = std::lower_bound(entries.begin(), entries.end(), key, [](const auto& e, std::string_view k) {
     if (e.first.kind() != Kind::kString) return KindRank(e.first.kind()) < KindRank(Kind::kString);
     return std::string_view(e.first.AsString()) < k;
   });
   if (it != entries.end() && it->first.kind() == Kind::kString && it->first.AsString() == key) return &it->second;
+  return nullptr;
+}
+
+}  // namespace
+
+const Value* Value::FindField(std::string_view key) const {
+  if (kind() != Kind::kMap) return nullptr;
+  const auto& entries = AsMap();
+  if (entries.size() > 8) return FindFieldSorted(entries, key);
+  // Objects are small: a scan comparing lengths first touches fewer bytes than a binary search.
+  for (const auto& [k, v] : entries) {
+    if (k.kind() != Kind::kString) continue;
+    const std::string& name = k.AsString();
+    // Names of one length usually differ in their first byte: no call to memcmp for them.
+    if (name.size() == key.size() && (key.empty() || name[0] == key[0]) && name == key) return &v;
+  }
   return nullptr;
 }
 

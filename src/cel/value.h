@@ -260,11 +260,26 @@ class Value {
   const T& Body(Kind kind) const {
     return *static_cast<const T*>(Checked(kind).data_.heap.body);
   }
+// GCC 12 wrongly reports the atomic load below as an overflow (-Wstringop-overflow) in some
+// destructors it inlines this into, on a path that `counted_` rules out.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
   void Release() noexcept {
-    if (counted_ && data_.heap.count->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      Destroy(kind_, data_.heap.count);
+    if (!counted_) return;
+    value_internal::RefCount* count = data_.heap.count;
+    // The only reference (most temporaries): no other thread can take one, so skip the atomic
+    // read-modify-write; the acquire orders every earlier release of the other references.
+    if (count->refs.load(std::memory_order_acquire) == 1 ||
+        count->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      Destroy(kind_, count);
     }
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
   // A `kind` value over a new payload holding T(args...), counted once.
   template <class T, class... Args>
   static Value MakeCounted(Kind kind, Args&&... args);
