@@ -21,7 +21,20 @@ using schema::Schema;
 // Deeper schemas convert their remaining levels as plain JSON.
 constexpr int kMaxPlanDepth = 200;
 
-// Lists and maps in `arena` when there is one.
+// Lists and maps in `arena` when there is one, their vectors from it too.
+cel::ValueList NewItems(size_t n, cel::ValueArena* arena) {
+  if (arena != nullptr) return arena->NewItems(n);
+  cel::ValueList items;
+  items.reserve(n);
+  return items;
+}
+cel::MapEntries NewEntries(size_t n, cel::ValueArena* arena) {
+  if (arena != nullptr) return arena->NewEntries(n);
+  cel::MapEntries entries;
+  entries.reserve(n);
+  return entries;
+}
+
 cel::Value MakeList(cel::ValueList items, cel::ValueArena* arena) {
   return arena != nullptr ? arena->List(std::move(items)) : cel::Value::List(std::move(items));
 }
@@ -34,14 +47,12 @@ cel::Value BorrowJson(const json& v, cel::ValueArena* arena) {
   switch (v.type()) {
     case json::value_t::string: return cel::Value::BorrowedString(v.get_ref<const std::string&>());
     case json::value_t::array: {
-      cel::ValueList items;
-      items.reserve(v.size());
+      cel::ValueList items = NewItems(v.size(), arena);
       for (const auto& x : v) items.push_back(BorrowJson(x, arena));
       return MakeList(std::move(items), arena);
     }
     case json::value_t::object: {
-      cel::MapEntries entries;
-      entries.reserve(v.size());
+      cel::MapEntries entries = NewEntries(v.size(), arena);
       for (auto it = v.begin(); it != v.end(); ++it) entries.emplace_back(cel::Value::BorrowedString(it.key()), BorrowJson(*it, arena));
       return MakeSortedMap(std::move(entries), arena);  // a JSON object's keys are in order
     }
@@ -52,7 +63,7 @@ cel::Value BorrowJson(const json& v, cel::ValueArena* arena) {
 // Only the name and generateName of a resource's metadata are visible to rules.
 cel::Value ResourceMetadata(const json& meta, cel::ValueArena* arena) {
   static const std::string kMetaFields[] = {"generateName", "name"};  // in key order
-  cel::MapEntries entries;
+  cel::MapEntries entries = NewEntries(2, arena);
   for (const std::string& k : kMetaFields) {
     if (auto m = meta.find(k); m != meta.end()) entries.emplace_back(cel::Value::BorrowedString(k), BorrowJson(*m, arena));
   }
@@ -169,11 +180,10 @@ std::shared_ptr<const ValuePlan> ValuePlan::BuildAt(const Schema* s, bool resour
 }
 
 cel::Value ValuePlan::ConvertObject(const json& v, cel::ValueArena* arena) const {
-  cel::MapEntries entries;
+  cel::MapEntries entries = NewEntries(whole_ ? v.size() : properties_.size(), arena);
   if (!whole_) {
     // The used properties, already in the order of their names; that is the keys' order too
     // unless a name was escaped.
-    entries.reserve(properties_.size());
     OrderedLookup lookup(v, renamed_ ? v.size() : properties_.size());
     for (const Property& p : properties_) {
       const json* child = nullptr;
@@ -186,7 +196,6 @@ cel::Value ValuePlan::ConvertObject(const json& v, cel::ValueArena* arena) const
     }
     return MakeSortedMap(std::move(entries), arena);
   }
-  entries.reserve(v.size());
   // In the JSON's key order, which stays the names' order unless a name was escaped.
   bool in_order = true;
   // The properties are in key order too: the next one that can match.
@@ -225,8 +234,7 @@ cel::Value ValuePlan::Convert(const json& v, cel::ValueArena* arena) const {
     case Shape::kMap: return v.is_object() ? ConvertObject(v, arena) : BorrowJson(v, arena);
     case Shape::kArray: {
       if (!v.is_array()) return BorrowJson(v, arena);
-      cel::ValueList items;
-      items.reserve(v.size());
+      cel::ValueList items = NewItems(v.size(), arena);
       for (const auto& x : v) items.push_back(items_->Convert(x, arena));
       if (arena != nullptr) {
         if (list_ == cel::ListSemantics::kSet) return arena->SetList(std::move(items));

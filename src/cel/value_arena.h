@@ -2,7 +2,8 @@
 // request's validation rules read, built from its body. A list or map made here is not counted:
 // copying or destroying a value over it costs nothing, and the payloads are destroyed together
 // when the arena is (their items may be counted values, which are released then). The first
-// payloads fit in storage inside the arena; more take blocks from the heap.
+// payloads fit in storage inside the arena; more take blocks from the heap. The vectors of items
+// and entries can come from a per-thread pool as well (NewItems, NewEntries).
 //
 //   cel::ValueArena arena;
 //   cel::Value spec = arena.SortedMap(std::move(entries));   // valid while `arena` lives
@@ -35,6 +36,12 @@ class ValueArena {
   // REQUIRES also: `entries` in strictly increasing key order (KeyLess), as Value::SortedMap.
   Value SortedMap(MapEntries entries);
 
+  // Empty vectors with room for `capacity` elements, for the lists and maps made here: their
+  // storage comes back when the arena is destroyed and is reused by the thread's next arenas
+  // (a few small vectors are kept per thread).
+  ValueList NewItems(size_t capacity);
+  MapEntries NewEntries(size_t capacity);
+
  private:
   // Each payload is preceded by a header that chains it for destruction.
   struct Header {
@@ -42,7 +49,7 @@ class ValueArena {
     void (*destroy)(void* payload);
   };
   template <class T>
-  T* Make(T payload);
+  T* Make(T payload, void (*destroy)(void*));
   void* Allocate(size_t bytes);
 
   static constexpr size_t kInlineBytes = 2048;

@@ -77,6 +77,33 @@ TEST_CASE("value arena: past its inline storage it takes blocks, large payloads 
   CHECK(destroyed == 1);
 }
 
+TEST_CASE("value arena: the vectors of its lists and maps are reused by the thread's next arena") {
+  const Value* items_storage = nullptr;
+  const std::pair<Value, Value>* entries_storage = nullptr;
+  {
+    ValueArena arena;
+    ValueList items = arena.NewItems(3);
+    CHECK(items.empty());
+    CHECK(items.capacity() >= 3);
+    items.push_back(Value::String("kept until the arena goes"));
+    items_storage = items.data();
+    MapEntries entries = arena.NewEntries(2);
+    entries.emplace_back(Value::String("k"), Value::Int(1));
+    entries_storage = entries.data();
+    Value list = arena.List(std::move(items));
+    Value map = arena.SortedMap(std::move(entries));
+    CHECK(list.AsList()[0].AsString() == "kept until the arena goes");
+    CHECK(map.FindField("k")->AsInt() == 1);
+  }
+  ValueArena next;
+  ValueList items = next.NewItems(2);
+  MapEntries entries = next.NewEntries(1);
+  CHECK(items.empty());
+  CHECK(entries.empty());
+  CHECK(items.data() == items_storage);
+  CHECK(entries.data() == entries_storage);
+}
+
 TEST_CASE("value arena: rules evaluate over arena values") {
   ValueArena arena;
   const std::string name = "name";
