@@ -221,7 +221,7 @@ class FormatObject final : public OpaqueObject {
   const NamedFormat* f_;  // one of Formats(), never freed
 };
 
-Value FormatValue(const NamedFormat& f) { return Value::Opaque(std::make_shared<const FormatObject>(&f)); }
+Value FormatValue(const NamedFormat& f) { return Value::MakeOpaque<FormatObject>(&f); }
 
 }  // namespace
 

@@ -25,9 +25,9 @@ class IpObject final : public OpaqueObject {
   netip::Addr addr_;
 };
 
-// Holds its address as an IpObject too, so that ip() hands out that member under the cidr's own
-// ownership (shared_ptr aliasing) instead of allocating an object per call.
-class CidrObject final : public OpaqueObject, public std::enable_shared_from_this<CidrObject> {
+// Holds its address as an IpObject too, so that ip() hands out that member under the cidr value's
+// own count (Value::OpaquePart) instead of allocating an object per call.
+class CidrObject final : public OpaqueObject {
  public:
   explicit CidrObject(netip::Prefix prefix) : prefix_(std::move(prefix)), ip_(prefix_.ip) {}
   std::string_view TypeName() const override { return kCidrType; }
@@ -36,8 +36,7 @@ class CidrObject final : public OpaqueObject, public std::enable_shared_from_thi
   }
   std::string DebugString() const override { return "cidr(" + GoQuote(prefix_.String()) + ")"; }
   const netip::Prefix& prefix() const { return prefix_; }
-  // The address as a net.IP value that shares this object's lifetime.
-  Value IpValue() const { return Value::Opaque(std::shared_ptr<const OpaqueObject>(shared_from_this(), &ip_)); }
+  const IpObject& ip() const { return ip_; }
 
  private:
   netip::Prefix prefix_;
@@ -82,8 +81,8 @@ std::optional<netip::Prefix> ParseCidr(const std::string& s, std::string* error)
   return prefix;
 }
 
-Value IpValue(netip::Addr a) { return Value::Opaque(std::make_shared<const IpObject>(std::move(a))); }
-Value CidrValue(netip::Prefix p) { return Value::Opaque(std::make_shared<CidrObject>(std::move(p))); }
+Value IpValue(netip::Addr a) { return Value::MakeOpaque<IpObject>(std::move(a)); }
+Value CidrValue(netip::Prefix p) { return Value::MakeOpaque<CidrObject>(std::move(p)); }
 
 Value StringToIp(const std::string& s) {
   std::string error;
@@ -168,7 +167,7 @@ void RegisterCidrLibrary(FunctionRegistry& r) {
     return Value::Bool(ContainsCidr(PrefixOf(a[0]), PrefixOf(a[1])));
   });
   AddMember(r, "ip", {cidr}, [](const Value* a, CallContext&) {
-    return static_cast<const CidrObject&>(a[0].AsOpaque()).IpValue();
+    return Value::OpaquePart(a[0], static_cast<const CidrObject&>(a[0].AsOpaque()).ip());
   });
   AddMember(r, "masked", {cidr}, [](const Value* a, CallContext&) { return CidrValue(PrefixOf(a[0]).Masked()); });
   AddMember(r, "prefixLength", {cidr}, [](const Value* a, CallContext&) { return Value::Int(PrefixOf(a[0]).bits); });

@@ -29,7 +29,7 @@ class QuantityObject final : public OpaqueObject {
 };
 
 const Quantity& Q(const Value& v) { return static_cast<const QuantityObject&>(v.AsOpaque()).quantity(); }
-Value Wrap(Quantity q) { return Value::Opaque(std::make_shared<const QuantityObject>(std::move(q))); }
+Value Wrap(Quantity q) { return Value::MakeOpaque<QuantityObject>(std::move(q)); }
 
 // quantity(s) of string `s`; isQuantity(s) tells whether it succeeds.
 Value StringToQuantity(const Value& s, CallContext& ctx) {

@@ -215,7 +215,7 @@ Value ToSemver(const std::string& s, bool normalize, CallContext& ctx) {
   std::string error;
   std::optional<Version> v = normalize ? NormalizeAndParse(s, &error) : Parse(s, &error);
   if (!v) return Value::Error(error);
-  return Value::Opaque(std::make_shared<const SemverObject>(std::move(*v)));
+  return Value::MakeOpaque<SemverObject>(std::move(*v));
 }
 
 }  // namespace

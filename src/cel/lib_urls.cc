@@ -17,7 +17,7 @@ constexpr char kUrlType[] = "kubernetes.URL";
 
 class UrlObject final : public OpaqueObject {
  public:
-  UrlObject() = default;
+  explicit UrlObject(GoUrl url) : url_(std::move(url)) {}
   std::string_view TypeName() const override { return kUrlType; }
   // Rendered on demand: equality of URLs is rare next to url() and its getters.
   bool Equals(const OpaqueObject& other) const override {
@@ -25,8 +25,6 @@ class UrlObject final : public OpaqueObject {
   }
   std::string DebugString() const override { return "url(" + GoQuote(url_.String()) + ")"; }
   const GoUrl& url() const { return url_; }
-  // Filled once, right after construction: url() parses straight into the object it returns.
-  GoUrl* mutable_url() { return &url_; }
 
  private:
   GoUrl url_;
@@ -38,11 +36,11 @@ const GoUrl& U(const Value& v) { return static_cast<const UrlObject&>(v.AsOpaque
 Value StringToUrl(const Value& s, CallContext& ctx) {
   return ConvertOnce(ctx, "url", s, [&] {
     std::string error;
-    auto object = std::make_shared<UrlObject>();
-    if (!ParseRequestUriAsUrl(s.AsString(), object->mutable_url(), &error)) {
+    GoUrl url;
+    if (!ParseRequestUriAsUrl(s.AsString(), &url, &error)) {
       return Value::Error("URL parse error during conversion from string: " + error);
     }
-    return Value::Opaque(std::move(object));
+    return Value::MakeOpaque<UrlObject>(std::move(url));
   });
 }
 

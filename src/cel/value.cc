@@ -36,7 +36,7 @@ void Value::Destroy(Kind kind, value_internal::RefCount* count) noexcept {
     case Kind::kList: delete static_cast<Counted<ListPayload>*>(count); return;
     case Kind::kMap: delete static_cast<Counted<MapEntries>*>(count); return;
     case Kind::kOptional: delete static_cast<Counted<Value>*>(count); return;
-    case Kind::kOpaque: delete static_cast<Counted<std::shared_ptr<const OpaqueObject>>*>(count); return;
+    case Kind::kOpaque: delete static_cast<value_internal::OpaqueBlock*>(count); return;
     default: return;  // inline kinds are never counted
   }
 }
@@ -171,7 +171,7 @@ Value Value::Type(std::string_view name) {
 Value Value::OptionalOf(Value v) { return MakeCounted<Value>(Kind::kOptional, std::move(v)); }
 Value Value::Error(std::string message) { return MakeCounted<std::string>(Kind::kError, std::move(message)); }
 Value Value::Opaque(std::shared_ptr<const OpaqueObject> object) {
-  auto* block = new Counted<std::shared_ptr<const OpaqueObject>>(std::move(object));
+  auto* block = new value_internal::OpaqueBlockOf<std::shared_ptr<const OpaqueObject>>(std::move(object));
   return Value(Kind::kOpaque, block, block->body.get());
 }
 

@@ -104,6 +104,16 @@ namespace value_internal {
 struct RefCount {
   std::atomic<uint32_t> refs{1};
 };
+// An opaque value's block: its object inline (MakeOpaque) or shared (Opaque).
+struct OpaqueBlock : RefCount {
+  virtual ~OpaqueBlock() = default;
+};
+template <class T>
+struct OpaqueBlockOf final : OpaqueBlock {
+  template <class... Args>
+  explicit OpaqueBlockOf(Args&&... args) : body(std::forward<Args>(args)...) {}
+  T body;
+};
 }  // namespace value_internal
 
 class Value {
@@ -192,6 +202,19 @@ class Value {
   static Value Error(std::string message);
   // REQUIRES: object != nullptr.
   static Value Opaque(std::shared_ptr<const OpaqueObject> object);
+  // An opaque value of a new T(args...) (an OpaqueObject), made in the value's own block.
+  template <class T, class... Args>
+  static Value MakeOpaque(Args&&... args) {
+    auto* block = new value_internal::OpaqueBlockOf<T>(std::forward<Args>(args)...);
+    return Value(Kind::kOpaque, block, static_cast<const OpaqueObject*>(&block->body));
+  }
+  // An opaque value of `part`, an object held inside opaque value `owner`'s object (a CIDR's
+  // address), that keeps `owner`'s object alive. REQUIRES: owner.kind() == kOpaque.
+  static Value OpaquePart(const Value& owner, const OpaqueObject& part) {
+    Value v(owner);
+    v.data_.heap.body = &part;
+    return v;
+  }
 
   Kind kind() const { return kind_; }
   bool IsError() const { return kind_ == Kind::kError; }

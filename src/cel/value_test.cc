@@ -108,7 +108,8 @@ std::vector<Value> EveryKind(const std::string& borrowed, std::atomic<int>* dest
           Value::Map({{Value::String("a"), Value::List({Value::Int(2)})}}),
           Value::OfTimestamp({.seconds = 1700000000, .nanos = 5}), Value::OfDuration({.nanos = -3}),
           Value::Type("int"), Value::Type("test.Custom"), Value::OptionalOf(Value::String("some")),
-          Value::OptionalNone(), Value::Error("boom"), CountedValue(destroyed)};
+          Value::OptionalNone(), Value::Error("boom"), CountedValue(destroyed),
+          Value::MakeOpaque<CountedObject>(destroyed)};
 }
 
 TEST_CASE("cel value: copies, moves and self-assignments of every kind keep the value") {
@@ -153,7 +154,7 @@ TEST_CASE("cel value: copies, moves and self-assignments of every kind keep the 
     }
     CHECK(destroyed.load() == 0);
   }
-  CHECK(destroyed.load() == 1);
+  CHECK(destroyed.load() == 2);  // the shared and the in-block counted objects, once each
 }
 
 TEST_CASE("cel value: the last copy frees a payload, once, wherever it is held") {
@@ -233,10 +234,42 @@ TEST_CASE("cel value: threads copying one shared value at once free its payload 
     }
     for (auto& th : threads) th.join();
     CHECK(destroyed.load() == 0);
-    CHECK(shared.AsList().size() == 20);
+    CHECK(shared.AsList().size() == 21);
     CHECK(DebugString(shared.AsList()[5]) == "\"a string longer than the small-string buffer\"");
   }
-  CHECK(destroyed.load() == 1);
+  CHECK(destroyed.load() == 2);  // its two counted objects, once each
+}
+
+// An object holding another, as a CIDR holds its address.
+class PairObject final : public OpaqueObject {
+ public:
+  explicit PairObject(std::atomic<int>* destroyed) : inner_(destroyed), destroyed_(destroyed) {}
+  ~PairObject() override { destroyed_->fetch_add(1); }
+  std::string_view TypeName() const override { return "test.Pair"; }
+  bool Equals(const OpaqueObject& other) const override { return this == &other; }
+  std::string DebugString() const override { return "pair()"; }
+  const CountedObject& inner() const { return inner_; }
+
+ private:
+  CountedObject inner_;
+  std::atomic<int>* destroyed_;
+};
+
+TEST_CASE("cel value: an object made in its value's block, and a part of one, live while a value holds them") {
+  std::atomic<int> destroyed{0};
+  Value part;
+  {
+    Value owner = Value::MakeOpaque<PairObject>(&destroyed);
+    CHECK(owner.AsOpaque().TypeName() == "test.Pair");
+    part = Value::OpaquePart(owner, static_cast<const PairObject&>(owner.AsOpaque()).inner());
+    Value copy = owner;
+  }
+  // The owner's copies are gone; the part keeps the whole object.
+  CHECK(destroyed.load() == 0);
+  CHECK(part.AsOpaque().TypeName() == "test.Counted");
+  CHECK(DebugString(part) == "counted()");
+  part = Value();
+  CHECK(destroyed.load() == 2);  // the pair and the object inside it, once each
 }
 
 }  // namespace
