@@ -17,7 +17,8 @@ constexpr char kUrlType[] = "kubernetes.URL";
 
 class UrlObject final : public OpaqueObject {
  public:
-  explicit UrlObject(GoUrl url) : url_(std::move(url)) {}
+  // Parses `raw` as url() does; when that fails, *error is set and the object is not used.
+  UrlObject(std::string_view raw, std::string* error) { ParseRequestUriAsUrl(raw, &url_, error); }
   std::string_view TypeName() const override { return kUrlType; }
   // Rendered on demand: equality of URLs is rare next to url() and its getters.
   bool Equals(const OpaqueObject& other) const override {
@@ -35,12 +36,11 @@ const GoUrl& U(const Value& v) { return static_cast<const UrlObject&>(v.AsOpaque
 // url(s) of string `s`; isURL(s) tells whether it succeeds.
 Value StringToUrl(const Value& s, CallContext& ctx) {
   return ConvertOnce(ctx, "url", s, [&] {
+    // Parsed in place, in the value's block.
     std::string error;
-    GoUrl url;
-    if (!ParseRequestUriAsUrl(s.AsString(), &url, &error)) {
-      return Value::Error("URL parse error during conversion from string: " + error);
-    }
-    return Value::MakeOpaque<UrlObject>(std::move(url));
+    Value url = Value::MakeOpaque<UrlObject>(s.AsString(), &error);
+    if (!error.empty()) return Value::Error("URL parse error during conversion from string: " + error);
+    return url;
   });
 }
 
