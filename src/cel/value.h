@@ -149,26 +149,10 @@ class Value {
   ~Value() { Release(); }
 
   static Value Null() { return Value(); }
-  static Value Bool(bool b) {
-    Value v(Kind::kBool);
-    v.data_.b = b;
-    return v;
-  }
-  static Value Int(int64_t i) {
-    Value v(Kind::kInt);
-    v.data_.i = i;
-    return v;
-  }
-  static Value Uint(uint64_t u) {
-    Value v(Kind::kUint);
-    v.data_.u = u;
-    return v;
-  }
-  static Value Double(double d) {
-    Value v(Kind::kDouble);
-    v.data_.d = d;
-    return v;
-  }
+  static Value Bool(bool b) { return Inline<&Data::b>(Kind::kBool, b); }
+  static Value Int(int64_t i) { return Inline<&Data::i>(Kind::kInt, i); }
+  static Value Uint(uint64_t u) { return Inline<&Data::u>(Kind::kUint, u); }
+  static Value Double(double d) { return Inline<&Data::d>(Kind::kDouble, d); }
   static Value String(std::string s);
   // A string value that refers to `s` instead of copying it: nothing is allocated, and copies of
   // the value share no counter. For values built over a document that outlives every use of
@@ -186,16 +170,8 @@ class Value {
   // A map whose entries are already in strictly increasing key order (KeyLess), as a JSON
   // object's are: nothing is compared. REQUIRES: that order (Map checks it; this trusts it).
   static Value SortedMap(MapEntries entries);
-  static Value OfTimestamp(Timestamp t) {
-    Value v(Kind::kTimestamp);
-    v.data_.timestamp = t;
-    return v;
-  }
-  static Value OfDuration(Duration d) {
-    Value v(Kind::kDuration);
-    v.data_.duration = d;
-    return v;
-  }
+  static Value OfTimestamp(Timestamp t) { return Inline<&Data::timestamp>(Kind::kTimestamp, t); }
+  static Value OfDuration(Duration d) { return Inline<&Data::duration>(Kind::kDuration, d); }
   static Value Type(std::string_view name);
   static Value OptionalOf(Value v);
   static Value OptionalNone() { return Value(Kind::kOptional, nullptr, nullptr); }
@@ -270,6 +246,13 @@ class Value {
   };
 
   explicit Value(Kind kind) : kind_(kind) {}
+  // A value of an inline kind, its content in union member `Member`.
+  template <auto Member, class T>
+  static Value Inline(Kind kind, T content) {
+    Value v(kind);
+    v.data_.*Member = content;
+    return v;
+  }
   Value(Kind kind, value_internal::RefCount* count, const void* body) : kind_(kind), counted_(count != nullptr) {
     data_.heap = Heap{count, body};
   }
