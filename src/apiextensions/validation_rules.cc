@@ -350,7 +350,7 @@ class RuleWalker {
       if (r.reads_old_self && old != nullptr && old_self == nullptr) {
         old_self = old == &v || *old == v ? &*self : &old_converted.emplace(n.plan->Convert(*old, &arena_));
       }
-      // The walker's activations are rebound for each rule: a nested node's rules rebound them.
+      // The walker's activations serve every node: bound here for each rule.
       cel::Activation& vars = Variables(r.optional_old_self);
       vars.BindRef(kSelfPlace, &*self);
       if (r.optional_old_self) {

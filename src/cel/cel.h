@@ -94,7 +94,6 @@ class Activation {
       bound = v != nullptr;
     }
   };
-  // The binding of `name`, added unbound when there is none.
   // Names are short: compared in line, without a call to memcmp.
   static bool SameName(const std::string& a, std::string_view b) {
     if (a.size() != b.size()) return false;
@@ -103,6 +102,7 @@ class Activation {
     }
     return true;
   }
+  // The binding of `name`, added unbound when there is none.
   Binding& Entry(std::string_view name) {
     for (size_t i = 0; i < size_; ++i) {
       if (SameName(inline_[i].name, name)) return inline_[i];
