@@ -387,38 +387,57 @@ class RuleWalker {
         continue;
       }
       if (result.value.kind() == cel::Kind::kBool && result.value.AsBool()) continue;
-      std::string detail = MessageFromExpression(r, vars);
-      if (detail.empty()) detail = r.message.empty() ? "failed rule: " + RuleErrorString(r) : Trim(r.message);
       std::string at = path();
       if (!r.field_path.empty()) at = (at.empty() ? "" : at + (r.field_path[0] == '[' ? "" : ".")) + r.field_path;
+      // Ratcheting: an unchanged value is not refused again by a rule that does not look back;
+      // the client is told instead.
+      auto report = [&](FieldError e) {
+        if (!r.uses_old_self && ratchet != nullptr && ratchet->Equal()) {
+          if (warnings_ != nullptr) warnings_->push_back(FormatFieldError(e));
+          return;
+        }
+        errs_->push_back(std::move(e));
+      };
+      std::string detail;
+      if (!MessageFromExpression(r, vars, &detail)) {
+        // The messageExpression ran out of cost: reported in the rule's place, and nothing more runs.
+        report(FieldError{FieldError::Type::kInvalid, at.empty() ? "<nil>" : at, type_value(), detail});
+        stopped_ = true;
+        return;
+      }
+      if (detail.empty()) detail = r.message.empty() ? "failed rule: " + RuleErrorString(r) : Trim(r.message);
       const std::string value = v.is_object() || v.is_array() ? "" : RenderValue(v);
       FieldError::Type type = FieldError::Type::kInvalid;
       if (r.reason == "FieldValueForbidden") type = FieldError::Type::kForbidden;
       if (r.reason == "FieldValueRequired") type = FieldError::Type::kRequired;
       if (r.reason == "FieldValueDuplicate") type = FieldError::Type::kDuplicate;
-      FieldError e{type, at.empty() ? "<nil>" : at,
-                   type == FieldError::Type::kDuplicate || type == FieldError::Type::kInvalid ? value : "",
-                   type == FieldError::Type::kDuplicate ? "" : detail};
-      // Ratcheting: an unchanged value is not refused again by a rule that does not look back;
-      // the client is told instead.
-      if (!r.uses_old_self && ratchet != nullptr && ratchet->Equal()) {
-        if (warnings_ != nullptr) warnings_->push_back(FormatFieldError(e));
-        continue;
-      }
-      errs_->push_back(std::move(e));
+      report(FieldError{type, at.empty() ? "<nil>" : at,
+                        type == FieldError::Type::kDuplicate || type == FieldError::Type::kInvalid ? value : "",
+                        type == FieldError::Type::kDuplicate ? "" : detail});
     }
   }
 
-  // The messageExpression's result when it gives a usable message; "" otherwise (kube then
-  // falls back to the message).
-  std::string MessageFromExpression(const CompiledRule& r, const cel::Activation& vars) {
-    if (!r.message_program) return "";
+  // Sets *message to the messageExpression's result when it gives a usable message, else leaves
+  // it empty (kube then falls back to the message). False when the expression ran out of cost,
+  // with *message kube's error for it: validation stops there, as kube's does.
+  bool MessageFromExpression(const CompiledRule& r, const cel::Activation& vars, std::string* message) {
+    if (!r.message_program) return true;
     cel::EvalResult m = r.message_program->Evaluate(vars, {.cost_limit = std::min(kPerCallCostLimit, budget_)});
-    budget_ -= std::min(budget_, m.cost);
-    if (m.value.kind() != cel::Kind::kString) return "";
+    if (m.cost > budget_) {
+      *message = "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run";
+      return false;
+    }
+    budget_ -= m.cost;
+    if (m.value.IsError() && m.value.ErrorMessage().starts_with("operation cancelled: actual cost limit exceeded")) {
+      *message = "no further validation rules will be run due to call cost exceeds limit for messageExpression: " +
+                 GoQuote(r.message_expression);
+      return false;
+    }
+    if (m.value.kind() != cel::Kind::kString) return true;
     std::string text = Trim(m.value.AsString());
-    if (text.find('\n') != std::string::npos || text.size() > 5 * 1024) return "";
-    return text;
+    if (text.find('\n') != std::string::npos || text.size() > 5 * 1024) return true;
+    *message = std::move(text);
+    return true;
   }
 
   const ValidationRules& rules_;

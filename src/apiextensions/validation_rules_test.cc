@@ -257,6 +257,35 @@ TEST_CASE("validation rules: a messageExpression reads oldSelf on update even wh
   CHECK(check({{"spec", {{"size", 7}}}}, nullptr) == "Invalid value: size is at most 5");
 }
 
+// kube's validation.go: a messageExpression that passes the per-call limit stops validation with
+// its own error at the rule's path; one that merely fails falls back to the message.
+TEST_CASE("validation rules: a messageExpression out of cost stops validation, a failing one falls back") {
+  auto graph = *schema::SchemaGraph::FromOpenAPIV3(json::parse(R"j({"type": "object", "properties": {"spec": {
+    "type": "object", "properties": {"n": {"type": "array", "items": {"type": "integer"}}, "m": {"type": "integer"}},
+    "x-kubernetes-validations": [
+      {"rule": "self.n.size() < 3", "fieldPath": ".n", "message": "too many",
+       "messageExpression": "string(self.n.map(a, self.n.map(b, self.n.map(c, a + b + c))).size())"},
+      {"rule": "self.m < 3", "message": "m is small"}]}}})j"));
+  auto rules = ValidationRules::Compile(graph->Root());
+  REQUIRE(rules != nullptr);
+  auto check = [&](const json& spec) {
+    FieldErrors errs;
+    rules->Validate({{"spec", spec}}, nullptr, &errs);
+    std::vector<std::string> out;
+    for (const auto& e : errs) out.push_back(e.field + ": " + e.Body());
+    return out;
+  };
+  json many = json::array();
+  for (int i = 0; i < 120; ++i) many.push_back(i);
+  // 120^3 steps pass the per-call limit: the second rule does not run.
+  CHECK(check({{"n", many}, {"m", 5}}) ==
+        std::vector<std::string>{
+            "spec.n: Invalid value: \"object\": no further validation rules will be run due to call cost exceeds limit "
+            "for messageExpression: \"string(self.n.map(a, self.n.map(b, self.n.map(c, a + b + c))).size())\""});
+  // Within the limit, its result is the message.
+  CHECK(check({{"n", {1, 2, 3}}, {"m", 5}}) == std::vector<std::string>{"spec.n: Invalid value: 3", "spec: Invalid value: m is small"});
+}
+
 // Compiles `rule` at the root of `schema`; the compile error, or "" when it compiles.
 std::string TypedCompileError(const char* schema, const char* rule, const char* message_expression = nullptr) {
   auto graph = *schema::SchemaGraph::FromOpenAPIV3(json::parse(schema));
