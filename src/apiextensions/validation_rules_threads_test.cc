@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apiextensions/validation_rules.h"
-#include "schema/graph.h"
+#include "schema/schema_test_util.h"
 
 namespace kube::apiextensions {
 namespace {
@@ -39,13 +39,11 @@ constexpr const char* kSchema = R"j({"type": "object", "properties": {"spec": {"
 std::vector<std::string> Causes(const ValidationRules& rules, const json& spec) {
   FieldErrors errs;
   rules.Validate({{"spec", spec}}, nullptr, &errs);
-  std::vector<std::string> out;
-  for (const auto& e : errs) out.push_back(e.field + ": " + e.Body());
-  return out;
+  return schema::testing::Rendered(errs);
 }
 
 TEST_CASE("validation rules: one compiled set evaluated by many threads at once answers as one thread does") {
-  auto graph = *schema::SchemaGraph::FromOpenAPIV3(json::parse(kSchema));
+  auto graph = schema::testing::Crd(kSchema);
   auto rules = ValidationRules::Compile(graph->Root());
   REQUIRE(rules != nullptr);
   const std::vector<json> specs = {
