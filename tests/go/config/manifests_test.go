@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/onsi/gomega"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
 	webappv1 "github.com/kube-apiserver-lite/kube-apiserver-lite/tests/go/api/v1"
