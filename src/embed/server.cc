@@ -40,6 +40,7 @@ kube::Result<kube::server::ServerOptions> ToServerOptions(const Options& o) {
   for (const auto& a : args) argv.push_back(a.c_str());
   auto parsed = kube::server::ParseFlags(static_cast<int>(argv.size()), argv.data());
   if (!parsed.ok()) return parsed.status();
+  if (!parsed->run_error.ok()) return parsed->run_error;
   kube::server::ServerOptions options = parsed->options;
   kube::server::ResetAnonymousAuthForAlwaysAllow(&options);
   return options;

@@ -1,5 +1,7 @@
 #include "server/flags.h"
 
+#include "server/feature_gates.h"
+
 #include <arpa/inet.h>
 
 #include <charconv>
@@ -186,14 +188,14 @@ struct Parser {
         list.push_back(std::move(p));
       }
     } else if (name == "feature-gates") {
+      // pflag only collects the pairs (a pair needs its "="); kube checks them against its gates
+      // when the command runs (ResolveFeatureGates).
       for (const auto& kv : SplitComma(v)) {
-        if (kv.empty()) continue;
-        const size_t eq = kv.find('=');
-        if (eq == std::string::npos) return InvalidArgument(v, name, "missing bool value for " + kv);
-        auto b = ParseBool(name, kv.substr(eq + 1));
-        if (!b.ok()) return InvalidArgument(v, name, "invalid value of " + kv.substr(0, eq) + "=" + kv.substr(eq + 1));
-        o.feature_gates[kv.substr(0, eq)] = *b;
+        if (!kv.empty() && kv.find('=') == std::string::npos) {
+          return InvalidArgument(v, name, "malformed pair, expect string=string");
+        }
       }
+      o.feature_gate_values.push_back(v);
     } else {
       return false;
     }
@@ -345,6 +347,7 @@ Result<ParsedFlags> ParseFlags(int argc, const char* const* argv) {
                        "\": invalid syntax");
     }
   }
+  p.parsed.run_error = SetFeatureGates(o.feature_gate_values, o.feature_gates);
   return p.parsed;
 }
 

@@ -19,6 +19,10 @@ struct ParsedFlags {
   bool help = false;
   bool version = false;
   bool version_raw = false;
+  // An error kube-apiserver reports once its command runs rather than while parsing flags (an
+  // unknown or locked feature gate): the binary logs it as klog's `"command failed" err="…"` and
+  // exits 1; the embedding API returns it from Start.
+  Status run_error;
 };
 
 Result<ParsedFlags> ParseFlags(int argc, const char* const* argv);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "server/feature_gates.h"
 #include "server/kubeconfig.h"
 
 namespace kube::server {
@@ -107,6 +108,38 @@ TEST_CASE("flags: --k v and --k=v for every kind, bools alone, pflag's errors") 
 
   const char* version[] = {"bin", "--version"};
   CHECK(ParseFlags(2, version)->version);
+}
+
+TEST_CASE("flags: --feature-gates checked against kube 1.36's gates, with kube's errors") {
+  auto run_error = [](std::vector<const char*> argv) {
+    argv.insert(argv.begin(), "bin");
+    auto f = ParseFlags(static_cast<int>(argv.size()), argv.data());
+    REQUIRE(f.ok());
+    return f->run_error.message();
+  };
+  // Known gates, in both flags and with the "kube:" component; a locked gate at its default.
+  const char* ok[] = {"bin", "--feature-gates=WatchList=false,AllAlpha=true", "--feature-gates", "kube:AllBeta=false",
+                      "--feature-gates=DynamicResourceAllocation=true"};
+  auto f = ParseFlags(5, ok);
+  REQUIRE(f.ok());
+  CHECK(f->run_error.ok());
+  CHECK(f->options.feature_gates == std::map<std::string, bool>{
+                                       {"AllAlpha", true}, {"AllBeta", false}, {"DynamicResourceAllocation", true},
+                                       {"WatchList", false}});
+  // Removed in 1.33 (the gates envtest users still append): kube refuses to start.
+  CHECK(run_error({"--feature-gates=AggregatedDiscoveryEndpoint=false"}) ==
+        "unrecognized feature gate: AggregatedDiscoveryEndpoint");
+  CHECK(run_error({"--feature-gates=DynamicResourceAllocation=false"}) ==
+        "cannot set feature gate DynamicResourceAllocation to false, feature is locked to true");
+  CHECK(run_error({"--feature-gates=WatchList=maybe"}) ==
+        "invalid value of WatchList=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+  CHECK(run_error({"--feature-gates=wardle:X=true"}) == "component not registered: wardle");
+  // A pair without "=" is pflag's error while parsing.
+  const char* malformed[] = {"bin", "--feature-gates=WatchList"};
+  CHECK(ParseFlags(2, malformed).status().message() ==
+        "invalid argument \"WatchList\" for \"--feature-gates\" flag: malformed pair, expect string=string");
+  CHECK(FindFeatureGate("AllAlpha") != nullptr);
+  CHECK(KnownFeatureGates().size() > 200);
 }
 
 TEST_CASE("flags: --help lists the flags and never --insecure-port") {

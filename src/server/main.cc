@@ -11,6 +11,8 @@
 #include <iostream>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "server/etcd_standin.h"
 #include "server/flag_table.h"
 #include "server/flags.h"
@@ -25,16 +27,29 @@ int Fail(const std::string& message) {
   return 1;
 }
 
-// The one-line start summary, in klog's header format on stderr (stdout keeps only the "ready:"
-// lines tests wait for).
-void LogStartSummary(const server::ServerInstance& instance) {
+// klog's header: severity, month and day, time with microseconds, pid, source.
+void LogHeader(char severity, const char* source) {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
   std::tm tm{};
   gmtime_r(&t, &tm);
   const long micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1000000;
-  std::fprintf(stderr, "I%02d%02d %02d:%02d:%02d.%06ld %7d main.cc] %s\n", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-               tm.tm_min, tm.tm_sec, micros, static_cast<int>(getpid()), instance.StartSummary().c_str());
+  std::fprintf(stderr, "%c%02d%02d %02d:%02d:%02d.%06ld %7d %s] ", severity, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+               tm.tm_min, tm.tm_sec, micros, static_cast<int>(getpid()), source);
+}
+
+// An error of the running command, as component-base's cli.Run logs it.
+int FailCommand(const std::string& message) {
+  LogHeader('E', "run.go:72");
+  std::fprintf(stderr, "\"command failed\" err=%s\n", nlohmann::json(message).dump().c_str());
+  return 1;
+}
+
+// The one-line start summary, in klog's header format on stderr (stdout keeps only the "ready:"
+// lines tests wait for).
+void LogStartSummary(const server::ServerInstance& instance) {
+  LogHeader('I', "main.cc");
+  std::fprintf(stderr, "%s\n", instance.StartSummary().c_str());
 }
 
 // Says once which flags were taken but change nothing, as the issue asks.
@@ -65,6 +80,7 @@ int Run(int argc, char** argv) {
 
   auto flags = server::ParseFlags(argc, argv);
   if (!flags.ok()) return Fail(flags.status().message());
+  if (!flags->run_error.ok()) return FailCommand(flags->run_error.message());
   if (flags->help) {
     std::fputs(server::Usage(argv[0]).c_str(), stdout);
     return 0;

@@ -72,7 +72,9 @@ struct ServerOptions {
   int node_port_max = 32767;
   std::vector<std::string> enable_admission_plugins;
   std::vector<std::string> disable_admission_plugins;
-  // --feature-gates as given (validated, not acted on).
+  // --feature-gates as given, each flag's value in order; ResolveFeatureGates (feature_gates.h)
+  // checks them against kube 1.36's gates into feature_gates (validated, not acted on).
+  std::vector<std::string> feature_gate_values;
   std::map<std::string, bool> feature_gates;
 
   // kube-apiserver flags given that change nothing here, as "--name=value", in order.
