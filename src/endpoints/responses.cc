@@ -93,11 +93,16 @@ HttpResponse JsonResponse(int code, const json& body, bool pretty) {
 
 json SuccessStatus(std::string_view name, std::string_view group, std::string_view resource,
                    std::string_view uid) {
+  // StatusDetails' fields are all omitempty in kube: the core group's "" is left out.
+  json details = {{"name", name}};
+  if (!group.empty()) details["group"] = group;
+  details["kind"] = resource;
+  if (!uid.empty()) details["uid"] = uid;
   return json{{"kind", "Status"},
               {"apiVersion", "v1"},
               {"metadata", json::object()},
               {"status", "Success"},
-              {"details", {{"name", name}, {"group", group}, {"kind", resource}, {"uid", uid}}}};
+              {"details", std::move(details)}};
 }
 
 }  // namespace kube::endpoints
