@@ -5,9 +5,9 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
-                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 perl tzdata
+                   libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 python3-venv perl tzdata
 
-.PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets
+.PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets oracle
 
 all: build
 
@@ -102,6 +102,14 @@ cel-conformance: configure
 	fi
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target cel_conformance
 	./$(BUILD_DIR)/tools/cel_conformance/cel_conformance $(CEL_CONFORMANCE_ARGS) "$(CEL_SPEC_DIR)/tests/simple/testdata"
+
+# The oracle (tools/oracle): the real kube-apiserver 1.36 and etcd, built from the Go module proxy
+# into $(BUILD_DIR)/oracle, a KUBEBUILDER_ASSETS directory. The first build takes ~20 min on 2 shared
+# cores (peak ~1.8 GB); later runs are incremental. ORACLE_GO_P sets go build -p (default 1).
+# tools/oracle/start.sh runs it without Go (prints ready: URL and kubeconfig: PATH).
+oracle:
+	tools/oracle/build.sh $(BUILD_DIR)/oracle
+	@echo "export KUBEBUILDER_ASSETS=$$(cd $(BUILD_DIR)/oracle && pwd)"
 
 # Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
 # in build/certs (ARGS adds more flags).
