@@ -21,7 +21,6 @@ bool Digits(std::string_view s, size_t pos, size_t n, int* out) {
   return true;
 }
 
-constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 }  // namespace
 
@@ -186,50 +185,6 @@ std::optional<int64_t> ParseGoDuration(std::string_view s) {
   }
   if (!neg && total == kMax) return std::nullopt;
   return neg ? static_cast<int64_t>(0 - total) : static_cast<int64_t>(total);
-}
-
-std::string Base64StdEncode(std::string_view data) {
-  std::string out;
-  out.reserve((data.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < data.size(); i += 3) {
-    const uint32_t v = (static_cast<uint8_t>(data[i]) << 16) |
-                       (static_cast<uint8_t>(data[i + 1]) << 8) | static_cast<uint8_t>(data[i + 2]);
-    for (int k = 18; k >= 0; k -= 6) out.push_back(kB64[(v >> k) & 63]);
-  }
-  if (i + 1 == data.size()) {
-    const uint32_t v = static_cast<uint8_t>(data[i]) << 16;
-    out += {kB64[v >> 18], kB64[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == data.size()) {
-    const uint32_t v = (static_cast<uint8_t>(data[i]) << 16) | (static_cast<uint8_t>(data[i + 1]) << 8);
-    out += {kB64[v >> 18], kB64[(v >> 12) & 63], kB64[(v >> 6) & 63], '='};
-  }
-  return out;
-}
-
-std::optional<std::string> Base64StdDecode(std::string_view text) {
-  if (text.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t pad = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '=') {
-      if (i + 2 < text.size() || ++pad > 2) return std::nullopt;
-      continue;
-    }
-    if (pad > 0) return std::nullopt;
-    const char* p = std::char_traits<char>::find(kB64, 64, c);
-    if (p == nullptr) return std::nullopt;
-    acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
 }
 
 }  // namespace kube::protobuf

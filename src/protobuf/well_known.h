@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/base64.h"
+
 namespace kube::protobuf {
 
 struct Timestamp {
@@ -27,8 +29,8 @@ std::string FormatGoDuration(int64_t nanos);
 // Go's time.ParseDuration; nullopt when malformed or out of range.
 std::optional<int64_t> ParseGoDuration(std::string_view text);
 
-std::string Base64StdEncode(std::string_view data);
-// nullopt on characters outside the standard alphabet or bad padding.
-std::optional<std::string> Base64StdDecode(std::string_view text);
+// Base64 of []byte fields (util/base64.h).
+using kube::Base64StdDecode;
+using kube::Base64StdEncode;
 
 }  // namespace kube::protobuf

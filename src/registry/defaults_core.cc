@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "registry/defaults.h"
+#include "util/base64.h"
 
 namespace kube::registry {
 namespace {
@@ -441,6 +442,23 @@ void DefaultPersistentVolumeClaim(Json* pvc) {
   DefaultPvcSpec(EnsureObject(pvc, "spec"));
 }
 
+
+// stringData is write-only: kube's v1 -> internal conversion writes each of its keys into data
+// (base64 of the value, replacing a data key of the same name), and no Secret keeps stringData.
+// Done with the defaults, before the field manager, so the writer owns data's keys as in kube.
+void MergeSecretStringData(Json* secret) {
+  auto it = secret->find("stringData");
+  if (it == secret->end()) return;
+  if (it->is_object() && !it->empty()) {
+    Json& data = (*secret)["data"];
+    if (!data.is_object()) data = Json::object();
+    for (const auto& [key, value] : it->items()) {
+      data[key] = Base64StdEncode(value.is_string() ? value.get<std::string>() : std::string());
+    }
+  }
+  secret->erase(it);
+}
+
 void DefaultCoreV1(std::string_view kind, Json* obj) {
   if (kind == "Pod") {
     Json* spec = EnsureObject(obj, "spec");
@@ -455,6 +473,7 @@ void DefaultCoreV1(std::string_view kind, Json* obj) {
     DefaultService(obj);
   } else if (kind == "Secret") {
     DefaultString(obj, "type", "Opaque");
+    MergeSecretStringData(obj);
   } else if (kind == "PersistentVolumeClaim") {
     DefaultPersistentVolumeClaim(obj);
   } else if (kind == "PersistentVolume") {

@@ -121,6 +121,13 @@ Status NamespaceLifecycle::CheckDeletable(std::string_view name) const {
   return Status::OK();
 }
 
+void NamespaceLifecycle::DefaultNamespaceObject(const catalogue::ResourceInfo& info, Object* obj) const {
+  if (!info.group.empty() || info.resource != "namespaces") return;
+  Object& meta = (*obj)["metadata"];
+  const std::string name = meta.value("name", "");
+  if (!name.empty()) meta["labels"][std::string(kNameLabel)] = name;
+}
+
 void NamespaceLifecycle::PrepareNamespaceObject(const catalogue::ResourceInfo& info, Object* obj,
                                                 const Object* current) const {
   if (!info.group.empty() || info.resource != "namespaces") return;

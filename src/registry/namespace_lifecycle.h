@@ -51,9 +51,14 @@ class NamespaceLifecycle {
                std::string_view name = "");
   // 403 for the namespaces that may never be deleted.
   Status CheckDeletable(std::string_view name) const;
-  // Server-set fields of Namespace objects (no-op for other resources): on create (`current`
-  // null) phase Active and the kubernetes finalizer; on update spec.finalizers stay as stored
-  // (only /finalize changes them); always the kubernetes.io/metadata.name label.
+  // kube's defaulting of a Namespace (no-op for other resources): the kubernetes.io/metadata.name
+  // label when the name is known — before the field manager, so the writer owns the label (with
+  // generateName the label comes later, from PrepareNamespaceObject, unowned, as in kube).
+  void DefaultNamespaceObject(const catalogue::ResourceInfo& info, storage::Object* obj) const;
+  // Server-set fields of Namespace objects (no-op for other resources), after the field manager:
+  // on create (`current` null) phase Active and the kubernetes finalizer; on update
+  // spec.finalizers stay as stored (only /finalize changes them); always the
+  // kubernetes.io/metadata.name label from the final name.
   void PrepareNamespaceObject(const catalogue::ResourceInfo& info, storage::Object* obj,
                               const storage::Object* current) const;
   // Hands a namespace that was marked for deletion to the controller.

@@ -299,11 +299,12 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj, const WriteOpti
   if (HasSubresource("status") && !(info_.group.empty() && (info_.resource == "namespaces" || info_.resource == "nodes"))) {
     obj->erase("status");
   }
-  if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
+  if (namespaces_ != nullptr) namespaces_->DefaultNamespaceObject(info_, obj);
   // After the status reset: some defaults live in status (PVC phase, CRD storedVersions).
   ApplyDefaults(info_.group, info_.version, info_.kind, obj);
   // The creator owns what it sent and the defaults; not what the server fills in below.
   if (options.field_manager && main_fields_) main_fields_->Update(Object::object(), obj, *options.field_manager);
+  if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, obj, nullptr);
   // Everything below (and the validation in Create) sees the storage version.
   auto stored = ToStorage(std::move(*obj));
   if (!stored.ok()) return stored.status();
@@ -329,7 +330,11 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
   const std::string generate_name = meta.value("generateName", "");
   const bool generated = meta.value("name", "").empty() && !generate_name.empty();
   for (int attempt = 0;; ++attempt) {
-    if (generated) meta["name"] = generate_name.substr(0, 58) + RandomSuffix();
+    if (generated) {
+      meta["name"] = generate_name.substr(0, 58) + RandomSuffix();
+      // A namespace's name label follows the generated name (kube's Canonicalize).
+      if (namespaces_ != nullptr) namespaces_->PrepareNamespaceObject(info_, &obj, nullptr);
+    }
     if (strategy_) strategy_->PrepareNamedForCreate(&obj);
     // kube validates generateName as a prefix and, separately, the name generated from it.
     FieldErrors errors = generate_name.empty() ? FieldErrors{} : ValidateGenerateName(generate_name, rules_.name_rule);

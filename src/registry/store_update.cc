@@ -64,7 +64,8 @@ Result<Object> Store::PrepareForUpdate(std::string_view subresource, const Objec
   const std::string rv = meta.value("resourceVersion", "");
   if (rv.empty() && rules_.custom_resource) {
     // Custom resources allow no unconditional update (kube's AllowUnconditionalUpdate false).
-    return InvalidError(info_.group, info_.kind, name,
+    // kube's store names the resource here, not the kind ("widgets.example.com \"x\" is invalid").
+    return InvalidError(info_.group, info_.resource, name,
                         {FieldError{FieldError::Type::kInvalid, "metadata.resourceVersion", "0",
                                     "must be specified for an update"}});
   }
