@@ -41,11 +41,13 @@ class WatchBody final : public ResponseStream {
     std::string object;
     if (e.type == storage::WatchEventType::kError) {
       object = Dump(StatusObject(e.error));
-    } else if (e.type == storage::WatchEventType::kBookmark) {
-      object = Dump(*store_->AsServed(e.object));  // bookmarks are never transformed
+    } else if (e.type == storage::WatchEventType::kBookmark && rep_.as == Representation::As::kObject) {
+      object = Dump(*store_->AsServed(e.object));
     } else if (rep_.as == Representation::As::kObject) {
       object = *encoded_->Get(store_->AsServed(e.object));
     } else {
+      // Bookmarks too take the requested form, as kube's watch handler transforms every event: a
+      // PartialObjectMetadata, or a Table with the bookmark's row (clients decode them as such).
       auto rendered = RenderObject(*store_, store_->AsServed(e.object), rep_, include_object_, first_);
       first_ = false;
       if (!rendered.ok()) {

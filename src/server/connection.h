@@ -61,8 +61,9 @@ class Connection final : public httplib::Stream {
   // The TLS client's certificate chain as DER, leaf first (empty without one).
   const std::vector<std::string>& peer_certificates() const { return peer_certificates_; }
   bool secure() const { return ssl_ != nullptr; }
-  // The user the last request of this connection authenticated as with `authorization` (the
-  // Authorization header it sent): a client certificate is verified once per connection.
+  // The user a request of this connection without an Authorization header authenticated as (its
+  // client certificate, or anonymous): a certificate is verified once per connection. Bearer
+  // tokens are never cached here.
   struct CachedUser {
     std::string authorization;
     auth::UserInfo user;

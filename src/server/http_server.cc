@@ -320,9 +320,11 @@ struct HttpServer::Impl {
     Connection* conn = Connection::Current();
     auth::Credentials creds;
     creds.authorization = req.get_header_value("Authorization");
-    // A client certificate is verified once per connection: its later requests that send the
-    // same Authorization header (usually none) are the same user.
-    if (conn != nullptr && conn->cached_user() && conn->cached_user()->authorization == creds.authorization) {
+    // A client certificate is verified once per connection: its later requests without an
+    // Authorization header are the same user. A bearer token is authenticated on every request,
+    // as kube does: its service account or bound object may be gone since the last one.
+    const bool per_connection = creds.authorization.empty();
+    if (per_connection && conn != nullptr && conn->cached_user() && conn->cached_user()->authorization.empty()) {
       *user = conn->cached_user()->user;
       return true;
     }
@@ -330,7 +332,7 @@ struct HttpServer::Impl {
     auto result = options.authenticate(creds);
     if (!result.ok()) return false;
     *user = std::move(result->user);
-    if (conn != nullptr) conn->cached_user() = Connection::CachedUser{creds.authorization, *user};
+    if (per_connection && conn != nullptr) conn->cached_user() = Connection::CachedUser{creds.authorization, *user};
     return true;
   }
 
