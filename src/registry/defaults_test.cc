@@ -212,6 +212,17 @@ TEST_CASE("Service variants") {
   }
 }
 
+TEST_CASE("Secret stringData is merged into data and dropped (it is write-only)") {
+  Json in = Json::parse(R"({"kind":"Secret","metadata":{"name":"s"},"data":{"user":"YWRtaW4=","password":"b2xk"},
+                            "stringData":{"password":"x","token":"abc"}})");
+  Json want = Json::parse(R"({"kind":"Secret","metadata":{"name":"s"},"type":"Opaque",
+                              "data":{"user":"YWRtaW4=","password":"eA==","token":"YWJj"}})");
+  CheckEqual(Defaulted("", "v1", "Secret", in), want);
+  Json only = Json::parse(R"({"kind":"Secret","metadata":{"name":"s"},"stringData":{"k":""}})");
+  CheckEqual(Defaulted("", "v1", "Secret", only),
+             Json::parse(R"({"kind":"Secret","metadata":{"name":"s"},"type":"Opaque","data":{"k":""}})"));
+}
+
 TEST_CASE("minimal Secret gets type Opaque; ConfigMap and Namespace get nothing") {
   Json in = Json::parse(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":"dg=="}})");
   Json want = in;

@@ -166,6 +166,14 @@ TEST_CASE("namespace create forces phase Active and the kubernetes finalizer") {
   CHECK(At(b, "/spec/finalizers") == Object::array({"example.com/x", "kubernetes"}));
 }
 
+TEST_CASE("a namespace's name label follows a generated name") {
+  Reg reg;
+  auto a = MustCreate(reg.ns, "", Object{{"metadata", {{"generateName", "gen-"}}}});
+  const std::string name = At(a, "/metadata/name");
+  CHECK(name.starts_with("gen-"));
+  CHECK(At(a, "/metadata/labels/kubernetes.io~1metadata.name") == name);
+}
+
 // BUG (store_update.cc PrepareForUpdate / PrepareNamespaceObject): kube's
 // namespaceStrategy.PrepareForUpdate copies spec.finalizers from the stored namespace (only
 // /finalize may change them); here a PUT without spec drops them.
