@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ make pkg-config librocksdb-dev nlohmann-json3-dev \
                    libcpp-httplib-dev doctest-dev libyaml-cpp-dev libre2-dev libssl-dev openssl curl python3 python3-venv perl tzdata
 
-.PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets oracle
+.PHONY: all deps configure build test run bench sanitize fuzz cel-conformance clean envtest-assets oracle oracle-record
 
 all: build
 
@@ -44,6 +44,10 @@ bench: build
 	./$(BUILD_DIR)/bench/metrics_bench
 	./$(BUILD_DIR)/bench/embed_bench
 	./$(BUILD_DIR)/bench/state_bench
+	# envtest Environment.Start+Stop with this build's assets, and a reset between tests through the
+	# Go fixture: each prints p50/p90 (ms).
+	cd tests/go && KUBEBUILDER_ASSETS=$(abspath $(BUILD_DIR))/envtest GOTOOLCHAIN=local go test -count=1 -run '^$$' -bench . -benchtime 20x ./bench/
+	cd go && KUBEBUILDER_ASSETS=$(abspath $(BUILD_DIR))/envtest GOTOOLCHAIN=local go test -count=1 -run '^$$' -bench . -benchtime 50x .
 
 # Every test under a sanitizer, each in its own build directory: SANITIZER=address (ASan + UBSan,
 # the default) or SANITIZER=thread (TSan).
@@ -110,6 +114,11 @@ cel-conformance: configure
 oracle:
 	tools/oracle/build.sh $(BUILD_DIR)/oracle
 	@echo "export KUBEBUILDER_ASSETS=$$(cd $(BUILD_DIR)/oracle && pwd)"
+
+# Replays the golden corpus (testdata/golden/corpus) against the oracle and writes its answers,
+# normalised, to testdata/golden/recorded (commit them); make test compares ours with them.
+oracle-record: oracle
+	cd tests/go && KUBEBUILDER_ASSETS=$(abspath $(BUILD_DIR))/oracle GOTOOLCHAIN=local go test -count=1 -run '^TestGolden$$' ./golden/ -args -record
 
 # Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
 # in build/certs (ARGS adds more flags).

@@ -1,6 +1,7 @@
 # The suites written in Go and Python, run by ctest against this build's binary:
 #   go_<package>    one entry per package of tests/go (the controller-runtime envtest suites) that
-#                   has tests, found from its *_test.go files, so a failure names its area;
+#                   has tests, found from its *_test.go files, so a failure names its area (bench's
+#                   benchmarks run in `make bench`; its test here checks their statistics);
 #   go_fixture      the Go fixture package's own tests (go/);
 #   go_vet          `go vet` over both modules (it also compiles every package once, before the
 #                   suites need them);
@@ -36,8 +37,8 @@ foreach(file IN LISTS kube_go_test_files)
 endforeach()
 list(REMOVE_DUPLICATES kube_go_packages)
 list(SORT kube_go_packages)
-# bench holds only benchmarks (make bench runs them), so it is no test entry.
-list(REMOVE_ITEM kube_go_packages bench)
+# golden is the differential corpus: one golden_<file> entry per corpus file (below).
+list(REMOVE_ITEM kube_go_packages golden)
 foreach(pkg IN LISTS kube_go_packages)
   add_test(NAME go_${pkg}
            COMMAND ${GO_EXECUTABLE} test -count=1 ./${pkg}/...
@@ -49,3 +50,20 @@ endforeach()
 add_test(NAME python_fixture
          COMMAND bash ${PROJECT_SOURCE_DIR}/python/run_tests.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(python_fixture PROPERTIES TIMEOUT 900)
+
+# The golden corpus (tests/go/golden, testdata/golden): each corpus file's exchanges replayed
+# against this build and compared with kube-apiserver 1.36's recorded answers (golden_<file>),
+# and the harness's own tests (golden_harness). `make oracle-record` records them anew.
+file(GLOB kube_golden_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/testdata/golden/corpus/*.yaml)
+foreach(path IN LISTS kube_golden_files)
+  get_filename_component(name ${path} NAME_WE)
+  add_test(NAME golden_${name}
+           COMMAND ${GO_EXECUTABLE} test -count=1 -run "^TestGolden$/^${name}$" ./golden/
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/tests/go)
+  set_tests_properties(golden_${name} PROPERTIES ENVIRONMENT "${kube_go_env}" TIMEOUT 600
+                       FIXTURES_REQUIRED go_compiled)
+endforeach()
+add_test(NAME golden_harness
+         COMMAND ${GO_EXECUTABLE} test -count=1 -skip "^TestGolden$" ./golden/
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/tests/go)
+set_tests_properties(golden_harness PROPERTIES ENVIRONMENT "${kube_go_env}" TIMEOUT 600 FIXTURES_REQUIRED go_compiled)
