@@ -117,7 +117,7 @@ func TestNormaliseRules(t *testing.T) {
 	}
 
 	n.SetStep("table")
-	table := `{"kind":"Table","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"string"}],` +
+	table := `{"kind":"Table","columnDefinitions":[{"name":"Name","type":"string","description":"prose"},{"name":"Age","type":"string"}],` +
 		`"rows":[{"cells":["a","5s"]}]}`
 	if got, want := string(n.JSON([]byte(table), BodyContext{})),
 		`{"kind":"Table","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"string"}],"rows":[{"cells":["a","AGE"]}]}`; got != want {
@@ -207,5 +207,15 @@ func TestNormaliseOrderRules(t *testing.T) {
 	addr := `{"serverAddress":"192.0.2.2:6443","other":"10.0.0.1:443","cred":"X509SHA256=` + strings.Repeat("ab", 32) + `"}`
 	if got, want := string(n.JSON([]byte(addr), BodyContext{})), `{"serverAddress":"SERVER:PORT","other":"10.0.0.1:443","cred":"X509SHA256=CERT"}`; got != want {
 		t.Errorf("addresses: got %s", got)
+	}
+}
+
+func TestNormaliseManagedFieldsOrder(t *testing.T) {
+	n := NewNormaliser("127.0.0.1:1")
+	n.SetStep("get")
+	doc := `{"metadata":{"managedFields":[{"manager":"z","operation":"Update"},{"manager":"b","operation":"Apply"},{"manager":"a","operation":"Apply","subresource":"status"}]}}`
+	want := `{"metadata":{"managedFields":[{"manager":"a","operation":"Apply","subresource":"status"},{"manager":"b","operation":"Apply"},{"manager":"z","operation":"Update"}]}}`
+	if got := string(n.JSON([]byte(doc), BodyContext{})); got != want {
+		t.Errorf("got %s", got)
 	}
 }

@@ -14,9 +14,9 @@ import (
 
 // KnownMismatch is one entry.
 type KnownMismatch struct {
-	Step  string `yaml:"step"`  // <corpus file>/<step name>
-	Issue int    `yaml:"issue"` // the issue whose fix makes it match
-	Cause string `yaml:"cause"` // what differs, in a few words
+	Step   string `yaml:"step"`   // <corpus file>/<step name>
+	Issues []int  `yaml:"issues"` // the open issues whose fixes together make it match
+	Cause  string `yaml:"cause"`  // what differs, in a few words
 }
 
 // LoadKnown reads the list; a missing file is an empty list.
@@ -36,8 +36,8 @@ func LoadKnown(path string) (map[string]KnownMismatch, error) {
 	}
 	known := map[string]KnownMismatch{}
 	for _, k := range list {
-		if !strings.Contains(k.Step, "/") || k.Issue == 0 || k.Cause == "" {
-			return nil, fmt.Errorf("%s: entry %q needs step <file>/<step>, issue and cause", path, k.Step)
+		if !strings.Contains(k.Step, "/") || len(k.Issues) == 0 || k.Cause == "" {
+			return nil, fmt.Errorf("%s: entry %q needs step <file>/<step>, issues and cause", path, k.Step)
 		}
 		if _, dup := known[k.Step]; dup {
 			return nil, fmt.Errorf("%s: %s listed twice", path, k.Step)

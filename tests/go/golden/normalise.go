@@ -39,7 +39,8 @@ var Rules = []Rule{
 	{"cluster-ip", "service IPs are allocated at random from 10.0.0.0/24; spec.clusterIP and spec.clusterIPs[] (other than None) become IP:<step>[.n]"},
 	{"node-port", "node ports are allocated at random from 30000-32767; ports[].nodePort and spec.healthCheckNodePort become NODEPORT:<step>[.n]"},
 	{"table-age", "Table cells of a column named Age or of type date hold the time since creation (e.g. 3s); they become AGE"},
-	{"openapi-description", "the project deliberately ships no upstream description prose in its OpenAPI documents; description members are dropped from /openapi bodies"},
+	{"upstream-prose", "the project deliberately ships no upstream API description prose (see /work/shared/kubernetes-api/README.md); description members are dropped from /openapi bodies and from Table columnDefinitions, whose descriptions are that prose"},
+	{"managed-fields-order", "the real server orders managedFields by operation, then time to the second, then manager; times are masked (server-time) and whether two writes fall in one second is chance, so entries are sorted by operation, manager and subresource"},
 	{"rules-review-order", "a SelfSubjectRulesReview gathers rules from the bindings in no fixed order (the real server answers differently from run to run; kubectl sorts them); its resourceRules and nonResourceRules are sorted by their bytes"},
 	{"custom-resource-cause-order", "the real server validates a custom resource's properties in Go map order, so the causes of an Invalid answer for a custom resource come in a different order each run; when the message is exactly the causes joined in brackets, the causes are sorted by field and message and the message rebuilt in that order"},
 	{"version-build", "/version's build details (gitCommit, gitTreeState, buildDate, goVersion, compiler, platform) describe the binary, and any 1.36 patch release is the target: gitVersion v1.36.N becomes v1.36.x, the build fields BUILD"},
@@ -256,6 +257,19 @@ func (w *walker) object(obj *jnode, path []string) {
 	// Table: table-age
 	if obj.memberString("kind") == "Table" {
 		w.tableAge(obj)
+		if cols := obj.member("columnDefinitions"); cols != nil && cols.kind == jArray { // upstream-prose
+			for _, c := range cols.vals {
+				for i, k := range c.keys {
+					if k == "description" {
+						c.dropMember(i)
+					}
+				}
+			}
+		}
+	}
+	// managed-fields-order
+	if mf := obj.member("managedFields"); mf != nil && mf.kind == jArray && len(mf.vals) > 1 {
+		w.managedFieldsOrder(mf)
 	}
 	// rules-review-order
 	if obj.memberString("kind") == "SelfSubjectRulesReview" {
@@ -265,7 +279,7 @@ func (w *walker) object(obj *jnode, path []string) {
 	if obj.memberString("kind") == "Status" && obj.memberString("reason") == "Invalid" && customResourcePath(w.ctx.Path) {
 		w.customResourceCauseOrder(obj)
 	}
-	// openapi-description
+	// upstream-prose
 	if strings.HasPrefix(w.ctx.Path, "/openapi/") {
 		for i, k := range obj.keys {
 			if k == "description" && obj.vals[i].kind == jString {
@@ -409,4 +423,28 @@ func (w *walker) customResourceCauseOrder(status *jnode) {
 func customResourcePath(p string) bool {
 	parts := strings.Split(p, "/")
 	return len(parts) > 2 && parts[1] == "apis" && strings.HasSuffix(parts[2], ".golden.example.com")
+}
+
+// managedFieldsOrder sorts managedFields entries by operation, manager and subresource.
+func (w *walker) managedFieldsOrder(mf *jnode) {
+	idx := make([]int, len(mf.vals))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(e *jnode) string {
+		return e.memberString("operation") + "\x00" + e.memberString("manager") + "\x00" + e.memberString("subresource")
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return key(mf.vals[idx[a]]) < key(mf.vals[idx[b]]) })
+	sorted := true
+	for i, j := range idx {
+		sorted = sorted && i == j
+	}
+	if sorted {
+		return
+	}
+	var elems []string
+	for _, j := range idx {
+		elems = append(elems, string(render(w.src, mf.vals[j])))
+	}
+	mf.repl = []byte("[" + strings.Join(elems, ",") + "]")
 }
