@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <deque>
 #include <set>
+#include <tuple>
 
+#include "endpoints/openapi_paths.h"
 #include "endpoints/responses.h"
+#include "protobuf/openapi_v2.h"
 #include "util/strings.h"
 
 namespace kube::endpoints {
@@ -39,10 +42,6 @@ void Rewrite(json* node, std::set<std::string>* refs) {
   } else if (node->is_array()) {
     for (auto& v : *node) Rewrite(&v, refs);
   }
-}
-
-json Parameter(const char* name, const char* type) {
-  return {{"name", name}, {"in", "query"}, {"schema", {{"type", type}}}};
 }
 
 }  // namespace
@@ -94,46 +93,20 @@ std::pair<std::string, json> OpenApi::CustomSchemaLocked(const CustomKind& kind)
 
 const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
   if (auto it = docs_.find(key); it != docs_.end()) return &it->second;
-  json paths = json::object();
   json schemas = json::object();
   std::deque<std::string> pending;
-  const json params = json::array({Parameter("dryRun", "string"), Parameter("fieldManager", "string"),
-                                   Parameter("fieldValidation", "string"), Parameter("force", "boolean")});
-  auto add_paths = [&](const catalogue::ResourceInfo& r, const std::string& schema_ref) {
-    const std::string prefix = r.group.empty() ? "/api/" + r.version : "/apis/" + r.group + "/" + r.version;
-    const std::string item = prefix + (r.namespaced ? "/namespaces/{namespace}/" : "/") + r.resource + "/{name}";
-    const json gvk = {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};
-    json ok = {{"description", "OK"}};
-    if (!schema_ref.empty()) {
-      ok["content"]["application/json"]["schema"]["$ref"] = "#/components/schemas/" + schema_ref;
+  // The schema of each group/version/kind: custom kinds (and their lists) by their CRD names,
+  // built-ins by the definitions tagged with it.
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> schema_of;
+  for (const auto& [name, def] : catalogue_.RawDefinitions().items()) {
+    if (!def.contains("x-kubernetes-group-version-kind")) continue;
+    for (const auto& g : def["x-kubernetes-group-version-kind"]) {
+      schema_of.try_emplace({g.value("group", ""), g.value("version", ""), g.value("kind", "")}, name);
     }
-    paths[item] = {
-        {"get", {{"x-kubernetes-action", "get"}, {"x-kubernetes-group-version-kind", gvk}, {"responses", {{"200", ok}}}}},
-        {"patch",
-         {{"x-kubernetes-action", "patch"},
-          {"x-kubernetes-group-version-kind", gvk},
-          {"parameters", params},
-          {"requestBody",
-           {{"content", {{"application/json-patch+json", {{"schema", json::object()}}},
-                         {"application/merge-patch+json", {{"schema", json::object()}}},
-                         {"application/apply-patch+yaml", {{"schema", json::object()}}}}}}},
-          {"responses", {{"200", ok}}}}}};
-  };
+  }
+  std::vector<const catalogue::ResourceInfo*> builtin, custom;
   for (const auto& r : catalogue_.Resources()) {
-    if (GroupVersionKey(r) != key || !served_(r)) continue;
-    const std::string schema_ref = [&] {
-      for (const auto& [name, def] : catalogue_.RawDefinitions().items()) {
-        if (!def.contains("x-kubernetes-group-version-kind")) continue;
-        for (const auto& g : def["x-kubernetes-group-version-kind"]) {
-          if (g.value("group", "") == r.group && g.value("version", "") == r.version && g.value("kind", "") == r.kind) {
-            return name;
-          }
-        }
-      }
-      return std::string();
-    }();
-    if (!schema_ref.empty()) pending.push_back(schema_ref);
-    add_paths(r, schema_ref);
+    if (GroupVersionKey(r) == key && served_(r)) builtin.push_back(&r);
   }
   for (const auto& kind : custom_) {
     if (GroupVersionKey(kind.info) != key) continue;
@@ -142,8 +115,21 @@ const OpenApi::Document* OpenApi::GroupVersionLocked(const std::string& key) {
     Rewrite(&schema, &refs);
     for (const auto& ref : refs) pending.push_back(ref);
     schemas[name] = std::move(schema);
-    add_paths(kind.info, name);
+    const std::string list_name = name.substr(0, name.size() - kind.info.kind.size()) + kind.info.list_kind;
+    schemas[list_name] = OpenApiCustomListSchema(kind.info, name);
+    pending.push_back("io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta");
+    schema_of[{kind.info.group, kind.info.version, kind.info.kind}] = name;
+    schema_of[{kind.info.group, kind.info.version, kind.info.list_kind}] = list_name;
+    custom.push_back(&kind.info);
   }
+  const OpenApiSchemaName schema_name = [&](std::string_view g, std::string_view v, std::string_view k) {
+    auto it = schema_of.find({std::string(g), std::string(v), std::string(k)});
+    return it == schema_of.end() ? std::string() : it->second;
+  };
+  std::set<std::string> path_refs;
+  json paths = OpenApiV3Paths(builtin, OpenApiFlavor::kBuiltIn, schema_name, &path_refs);
+  paths.update(OpenApiV3Paths(custom, OpenApiFlavor::kCustomResource, schema_name, &path_refs));
+  for (const auto& ref : path_refs) pending.push_back(ref);
   if (paths.empty()) return nullptr;
   // Every schema reachable from the group-version's kinds.
   const json& defs = catalogue_.RawDefinitions();
@@ -234,22 +220,108 @@ HttpResponse OpenApi::Serve(std::string_view path, std::string_view hash_param, 
     return r;
   }
   if (path == "/openapi/v2" || path == "/openapi/v2/") {
-    // Only JSON is offered; kubectl's protobuf-only requests get 404, which it tolerates.
-    const bool json_ok = accept.empty() || accept.find("application/json") != std::string_view::npos ||
-                         accept.find("*/*") != std::string_view::npos;
-    if (!json_ok) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
+    // kube-openapi's negotiation: the Accept clauses by preference (q, then the specific before
+    // wildcards); the first one JSON or one of the two gnostic protobuf types fits picks the form.
+    struct Clause {
+      std::string type, subtype;
+      double q = 1;
+    };
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+      return v;
+    };
+    std::vector<Clause> clauses;
+    for (std::string_view rest = accept.empty() ? std::string_view("*/*") : accept; !rest.empty();) {
+      const size_t comma = rest.find(',');
+      std::string_view part = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      Clause c;
+      const size_t semi = part.find(';');
+      std::string media(trim(part.substr(0, semi)));
+      for (std::string_view params = semi == std::string_view::npos ? "" : part.substr(semi + 1); !params.empty();) {
+        const size_t next = params.find(';');
+        const std::string_view param = trim(params.substr(0, next));
+        params = next == std::string_view::npos ? std::string_view() : params.substr(next + 1);
+        if (param.starts_with("q=")) c.q = std::atof(std::string(param.substr(2)).c_str());
+      }
+      const size_t slash = media.find('/');
+      if (slash == std::string::npos) {
+        if (media != "*") continue;
+        c.type = c.subtype = "*";
+      } else {
+        c.type = media.substr(0, slash);
+        c.subtype = media.substr(slash + 1);
+      }
+      clauses.push_back(std::move(c));
+    }
+    std::stable_sort(clauses.begin(), clauses.end(), [](const Clause& a, const Clause& b) {
+      if (a.q != b.q) return a.q > b.q;
+      if ((a.type != "*") != (b.type != "*")) return a.type != "*";
+      return a.subtype != "*" && b.subtype == "*";
+    });
+    constexpr std::string_view kJsonSubtype = "json";
+    const std::string_view proto_subtype = protobuf::kOpenApiV2ProtoType.substr(sizeof("application/") - 1);
+    const std::string_view alias_subtype = protobuf::kOpenApiV2ProtoTypeAlias.substr(sizeof("application/") - 1);
+    std::optional<bool> as_proto;
+    for (const auto& c : clauses) {
+      if (c.type != "application" && c.type != "*") continue;
+      if (c.subtype == "*" || c.subtype == kJsonSubtype) {
+        as_proto = false;
+      } else if (c.subtype == proto_subtype || c.subtype == alias_subtype) {
+        as_proto = true;
+      } else {
+        continue;
+      }
+      break;
+    }
+    r.headers.emplace("Vary", "Accept");
+    if (!as_proto) {
+      r.status = 406;
+      r.content_type.clear();
+      return r;
+    }
     if (v2_.empty()) {
       json definitions = ServedDefinitionsLocked();
+      // v3 references (#/components/schemas/X) as v2 ones (#/definitions/X).
+      auto to_v2 = [](auto& self, json* node) -> void {
+        constexpr std::string_view kV3 = "#/components/schemas/";
+        if (node->is_object()) {
+          for (auto it = node->begin(); it != node->end(); ++it) {
+            if (it.key() == "$ref" && it->is_string() && it->get_ref<const std::string&>().starts_with(kV3)) {
+              *it = "#/definitions/" + it->get<std::string>().substr(kV3.size());
+            } else {
+              self(self, &it.value());
+            }
+          }
+        } else if (node->is_array()) {
+          for (auto& v : *node) self(self, &v);
+        }
+      };
       for (const auto& kind : custom_) {
         auto [name, schema] = CustomSchemaLocked(kind);
+        // Each custom kind's list kind too, as kube's CRD OpenAPI builder publishes it.
+        json list = OpenApiCustomListSchema(kind.info, name);
+        to_v2(to_v2, &list);
+        definitions[name.substr(0, name.size() - kind.info.kind.size()) + kind.info.list_kind] = std::move(list);
         definitions[name] = std::move(schema);
       }
-      v2_ = Dump(json{{"swagger", "2.0"},
-                      {"info", {{"title", "Kubernetes"}, {"version", "v1.36.0"}}},
-                      {"paths", json::object()},
-                      {"definitions", std::move(definitions)}});
+      const json doc = {{"swagger", "2.0"},
+                        {"info", {{"title", "Kubernetes"}, {"version", "v1.36.0"}}},
+                        {"paths", json::object()},
+                        {"definitions", std::move(definitions)}};
+      v2_ = Dump(doc);
+      auto encoded = protobuf::EncodeOpenApiV2(doc);
+      v2_proto_ = encoded.ok() ? std::move(*encoded) : std::string();
     }
-    r.body = v2_;
+    // The protobuf form shares the JSON's ETag, as kube-openapi's (the answer varies by Accept).
+    r.headers.emplace("Etag", "\"" + ContentHash(v2_) + "\"");
+    if (*as_proto) {
+      r.content_type = std::string(protobuf::kOpenApiV2ProtoType);
+      r.body = v2_proto_;
+    } else {
+      r.body = v2_;
+    }
     return r;
   }
   return ErrorResponse(Status::NotFound("the server could not find the requested resource"));

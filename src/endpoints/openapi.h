@@ -1,10 +1,19 @@
 // OpenAPI documents built from the catalogue's schemas (rest.md §3.6):
 //   /openapi/v3              index of group-versions with content hashes
-//   /openapi/v3/<api/v1|apis/g/v>  OpenAPI 3.0 document: per resource GET and PATCH operations
-//                            tagged with x-kubernetes-group-version-kind (PATCH lists the
-//                            fieldValidation parameter, so kubectl validates server-side), and
-//                            the schemas reachable from the group-version's kinds (kubectl explain)
-//   /openapi/v2              Swagger 2.0 JSON with every definition.
+//   /openapi/v3/<api/v1|apis/g/v>  OpenAPI 3.0 document: every route of the group version with
+//                            kube's operations (openapi_paths.h: the root, collections, items,
+//                            cross-namespace lists, subresources, /watch/ paths for built-ins;
+//                            operationIds, parameters, bodies, responses, x-kubernetes-action and
+//                            x-kubernetes-group-version-kind; PATCH lists the fieldValidation
+//                            parameter, so kubectl validates server-side), and the schemas
+//                            reachable from those operations (kinds, lists, Status, WatchEvent,
+//                            DeleteOptions, APIResourceList...; kubectl explain). A custom
+//                            resource's list kind gets a schema of its own.
+//   /openapi/v2              Swagger 2.0 with every definition, as JSON or, for Accept
+//                            application/com.github.proto-openapi.spec.v2[@.]v1.0+protobuf (what
+//                            client-go's OpenAPISchema() asks for), gnostic's protobuf Document
+//                            (protobuf/openapi_v2.h); content negotiation as kube-openapi's (406 when
+//                            neither fits), both forms with the JSON's ETag.
 // PATCH operations advertise JSON and merge patch only: kubectl then builds strategic merge
 // patches for built-ins from its compiled-in types, which the server applies.
 //
@@ -59,6 +68,7 @@ class OpenApi {
   std::vector<CustomKind> custom_;        // guarded by mu_
   std::map<std::string, Document> docs_;  // "api/v1", "apis/apps/v1"; guarded by mu_
   std::string v2_;                        // guarded by mu_
+  std::string v2_proto_;                  // v2_ as protobuf, built with it; guarded by mu_
 };
 
 }  // namespace kube::endpoints
