@@ -1,11 +1,10 @@
 #include "auth/service_account_token.h"
 
 #include "util/base64.h"
+#include "util/uuid.h"
 
-#include <openssl/rand.h>
 
 #include <algorithm>
-#include <cstdio>
 
 namespace kube::auth {
 
@@ -15,17 +14,6 @@ namespace {
 
 int64_t Seconds(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-}
-
-std::string RandomUuid() {
-  unsigned char b[16];
-  RAND_bytes(b, sizeof b);
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  char out[37];
-  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return out;
 }
 
 std::string StringAt(const json& j, std::initializer_list<const char*> path) {
@@ -98,7 +86,7 @@ Result<IssuedToken> ServiceAccountTokenIssuer::Issue(const TokenSpec& spec,
                        {"exp", Seconds(exp)},
                        {"iat", Seconds(now)},
                        {"iss", issuer_},
-                       {"jti", RandomUuid()},
+                       {"jti", NewUuid()},
                        {"kubernetes.io", std::move(k8s)},
                        {"nbf", Seconds(now)},
                        {"sub", std::string(kServiceAccountUsernamePrefix) + spec.ns + ":" + spec.service_account}};

@@ -13,6 +13,7 @@
 #include "registry/namespace_lifecycle.h"
 #include "storage/object_codec.h"
 #include "util/strings.h"
+#include "util/uuid.h"
 
 namespace kube::registry {
 
@@ -30,17 +31,6 @@ std::string RandomSuffix() {
   std::string out;
   for (int i = 0; i < 5; ++i) out.push_back(kAlphabet[rng() % kAlphabet.size()]);
   return out;
-}
-
-std::string NewUid() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  const uint64_t a = rng(), b = rng();
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-                static_cast<unsigned long long>(b & 0xffffffffffffULL));
-  return buf;
 }
 
 // kube's QoS class: Guaranteed when every container limits and requests cpu and memory equally,
@@ -291,7 +281,7 @@ Status Store::PrepareForCreate(std::string_view ns, Object* obj, const WriteOpti
                         "selfLink", "generation"}) {
     meta.erase(f);
   }
-  meta["uid"] = NewUid();
+  meta["uid"] = NewUuid();
   meta["creationTimestamp"] = NowRfc3339();
   if (rules_.tracks_generation) meta["generation"] = 1;
   // A status subresource owns .status: a create starts from an empty one.

@@ -21,6 +21,7 @@
 #include "endpoints/instrumentation.h"
 #include "server/connection.h"
 #include "server/httplog.h"
+#include "util/uuid.h"
 
 namespace kube::server {
 
@@ -260,6 +261,7 @@ struct HttpServer::Impl {
       case BodyFraming::Kind::kLength:
         if (framing.length > options.max_request_body_bytes) {
           res.status = 413;
+          SetAuditId(req, res);
           res.set_content(TooLarge(options.max_request_body_bytes), "application/json");
           return httplib::Server::HandlerResponse::Handled;
         }
@@ -298,6 +300,7 @@ struct HttpServer::Impl {
     });
     if (too_large) {
       res.status = 413;
+      SetAuditId(req, res);
       res.set_content(TooLarge(options.max_request_body_bytes), "application/json");
       return;
     }
@@ -336,8 +339,18 @@ struct HttpServer::Impl {
     return true;
   }
 
+  // kube's audit-init filter, outside authentication: every answer of the API's handler chain
+  // carries the request's audit ID, the client's own Audit-ID header when it sent one.
+  static std::string SetAuditId(const httplib::Request& req, httplib::Response& res) {
+    std::string id = req.get_header_value("Audit-ID");
+    if (id.empty()) id = NewUuid();
+    res.set_header("Audit-Id", id);
+    return id;
+  }
+
   void Serve(const httplib::Request& req, httplib::Response& res, std::string body = {}) {
     const auto start = std::chrono::steady_clock::now();
+    const std::string audit_id = SetAuditId(req, res);
     endpoints::HttpResponse out;
     try {
       auth::UserInfo user;
@@ -357,7 +370,7 @@ struct HttpServer::Impl {
     for (const auto& [k, v] : out.headers) res.set_header(k.c_str(), v);
     const bool http_log = options.verbosity >= kHttpLogVerbosity;
     std::optional<HttpLogEntry> stream_log;
-    if (http_log && out.stream) stream_log = LogEntry(req, res.status);
+    if (http_log && out.stream) stream_log = LogEntry(req, res.status, audit_id);
     if (out.stream) {
       auto stream = out.stream;
       res.set_chunked_content_provider(
@@ -389,7 +402,7 @@ struct HttpServer::Impl {
     }
     if (http_log) {
       if (!out.stream) {
-        HttpLogEntry entry = LogEntry(req, res.status);
+        HttpLogEntry entry = LogEntry(req, res.status, audit_id);
         entry.latency = std::chrono::steady_clock::now() - start;
         WriteLog(FormatHttpLog(entry, std::chrono::system_clock::now()));
       }
@@ -403,7 +416,7 @@ struct HttpServer::Impl {
   }
 
   // The fields of kube's request log line known when the answer is ready.
-  static HttpLogEntry LogEntry(const httplib::Request& req, int status) {
+  static HttpLogEntry LogEntry(const httplib::Request& req, int status, const std::string& audit_id) {
     endpoints::HttpRequest r;
     r.method = req.method;
     r.path = req.path;
@@ -417,6 +430,7 @@ struct HttpServer::Impl {
     const bool v6 = req.remote_addr.find(':') != std::string::npos;
     e.src_ip = (v6 ? "[" + req.remote_addr + "]" : req.remote_addr) + ":" + std::to_string(req.remote_port);
     e.status = status;
+    e.audit_id = audit_id;
     return e;
   }
 

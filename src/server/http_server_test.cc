@@ -140,6 +140,28 @@ TEST_CASE("http: a POST without Content-Length has an empty body and is answered
   CHECK(Body(c.ReadResponse()) == "PATCH 0");
 }
 
+TEST_CASE("http: every answer carries an Audit-Id, the client's own when it sent one") {
+  TestServer s;
+  Client c(s.port);
+  auto audit_id = [](const std::string& r) {
+    const size_t at = r.find("\r\nAudit-Id: ");
+    if (at == std::string::npos || at > r.find("\r\n\r\n")) return std::string();
+    return r.substr(at + 12, r.find("\r\n", at + 2) - at - 12);
+  };
+  REQUIRE(c.Send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n"));
+  const std::string first = audit_id(c.ReadResponse());
+  CHECK(first.size() == 36);
+  REQUIRE(c.Send("GET /x HTTP/1.1\r\nHost: h\r\n\r\n"));
+  const std::string second = audit_id(c.ReadResponse());
+  CHECK(second.size() == 36);
+  CHECK(first != second);
+  REQUIRE(c.Send("GET /x HTTP/1.1\r\nHost: h\r\nAudit-ID: my-trace-1\r\n\r\n"));
+  CHECK(audit_id(c.ReadResponse()) == "my-trace-1");
+  // A body refused for its size is the handler chain's answer too.
+  REQUIRE(c.Send("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1000000000\r\n\r\n"));
+  CHECK(audit_id(c.ReadResponse()).size() == 36);
+}
+
 TEST_CASE("http: an unusable Content-Length is 400 at once, and the connection closes") {
   for (const char* value : {"-1", "+3", "0x10", "1 2", "9223372036854775808"}) {
     TestServer s;
