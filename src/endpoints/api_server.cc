@@ -230,17 +230,24 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
     if (path == health || path.starts_with(std::string(health) + "/")) return Health(path, query);
   }
   if (path == "/version" || path == "/version/") {
-    return JsonResponse(200,
-                        json{{"major", "1"},
-                             {"minor", "36"},
-                             {"gitVersion", "v1.36.0"},
-                             {"gitCommit", "kube-apiserver-lite"},
-                             {"gitTreeState", "clean"},
-                             {"buildDate", "2026-01-01T00:00:00Z"},
-                             {"goVersion", "go1.25.0"},
-                             {"compiler", "gc"},
-                             {"platform", "linux/amd64"}},
-                        pretty);
+    // kube's version handler writes version.Info indented, in its struct order, without the
+    // encoder's newline (WriteRawJSON); ?pretty changes nothing.
+    nlohmann::ordered_json v = {{"major", "1"},
+                                {"minor", "36"},
+                                {"emulationMajor", "1"},
+                                {"emulationMinor", "36"},
+                                {"minCompatibilityMajor", "1"},
+                                {"minCompatibilityMinor", "35"},
+                                {"gitVersion", "v1.36.0"},
+                                {"gitCommit", "kube-apiserver-lite"},
+                                {"gitTreeState", "clean"},
+                                {"buildDate", "2026-01-01T00:00:00Z"},
+                                {"goVersion", "go1.26.0"},
+                                {"compiler", "gc"},
+                                {"platform", "linux/amd64"}};
+    HttpResponse r;
+    r.body = v.dump(2);
+    return r;
   }
   if (path == "/metrics") {
     HttpResponse r;
