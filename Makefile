@@ -118,7 +118,7 @@ oracle:
 # Replays the golden corpus (testdata/golden/corpus) against the oracle and writes its answers,
 # normalised, to testdata/golden/recorded (commit them); make test compares ours with them.
 oracle-record: oracle
-	cd tests/go && KUBEBUILDER_ASSETS=$(abspath $(BUILD_DIR))/oracle GOTOOLCHAIN=local go test -count=1 -run '^TestGolden$$' ./golden/ -args -record
+	cd tests/go && KUBEBUILDER_ASSETS=$(abspath $(BUILD_DIR))/oracle GOTOOLCHAIN=local go test -count=1 -timeout 60m -run '^TestGolden$$' ./golden/ -args -record
 
 # Starts the server (HTTPS) on 127.0.0.1:6443 and writes a kubeconfig for it, its certificates kept
 # in build/certs (ARGS adds more flags).

@@ -150,8 +150,17 @@ func compareFile(t *testing.T, file string, rec *RecordedFile, got []Exchange, s
 		if !ok {
 			continue
 		}
-		same := sameExchange(w, g)
 		k, isKnown := known[key]
+		if looseMode() {
+			lw, lg := looseExchange(w), looseExchange(g)
+			if sameExchange(lw, lg) {
+				matched++
+			} else {
+				t.Logf("loose mismatch %s (%s; listed: %v %s):\n%s", key, g.Request, k.Issues, k.Cause, diffExchange(lw, lg))
+			}
+			continue
+		}
+		same := sameExchange(w, g)
 		switch {
 		case same && isKnown && !selfCheck:
 			t.Errorf("%s matches kube-apiserver now: remove from known-mismatches (issues %v: %s)", key, k.Issues, k.Cause)
@@ -176,6 +185,10 @@ func compareFile(t *testing.T, file string, rec *RecordedFile, got []Exchange, s
 				}
 			}
 		}
+	}
+	if looseMode() {
+		t.Logf("%s: %d exchanges, %d match loosely (GOLDEN_LOOSE: encoding differences of issue 24 left out)", file, len(got), matched)
+		return
 	}
 	t.Logf("%s: %d exchanges, %d match, %d known mismatches, %d unknown", file, len(got), matched, knownCount, len(got)-matched-knownCount)
 }
