@@ -1,9 +1,9 @@
 // The request log line kube-apiserver's httplog writes for every request (klog, structured):
 //   I1128 07:20:19.123456   12345 httplog.go:135] "HTTP" verb="LIST" URI="/api/v1/pods?limit=500"
-//   latency="1.234567ms" userAgent="kubectl/v1.36.0 ..." contentType="" audit-ID="" srcIP="127.0.0.1:53412" resp=200
+//   latency="1.234567ms" userAgent="kubectl/v1.36.0 ..." contentType="" audit-ID="0b7c5f4e-…" srcIP="127.0.0.1:53412" resp=200
 // kube writes it at -v 3 (httplog's withLoggingLevel); here at -v 2 and above, as issue 12 asks.
-// The verb is kube's normalized one (LIST, WATCH, APPLY...). There is no audit here, so audit-ID
-// is empty. A watch is logged when it ends, with its whole duration, as kube logs it when its
+// The verb is kube's normalized one (LIST, WATCH, APPLY...); audit-ID is the answer's Audit-Id
+// header (kube's audit ID: the client's Audit-ID, else a new UUID). A watch is logged when it ends, with its whole duration, as kube logs it when its
 // handler returns.
 //
 // Thread-safety: pure functions.

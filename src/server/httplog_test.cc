@@ -119,8 +119,10 @@ TEST_CASE("the server logs every request in kube's format at -v 2, with kube's v
   REQUIRE(lines.size() == 5);
   CHECK(lines[0].find(R"("HTTP" verb="LIST" URI="/api/v1/namespaces/default/pods?limit=5" latency=")") !=
         std::string::npos);
-  CHECK(lines[0].find(R"(userAgent="kubectl/v1.36.0 (linux/amd64) kubernetes/test" contentType="" audit-ID="" srcIP="127.0.0.1:)") !=
-        std::string::npos);
+  // audit-ID is the Audit-Id the answer carried (a generated UUID: the client sent none).
+  CHECK(std::regex_search(lines[0], std::regex(R"(userAgent="kubectl/v1\.36\.0 \(linux/amd64\) kubernetes/test" )"
+                                               R"(contentType="" audit-ID="[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-)"
+                                               R"([89ab][0-9a-f]{3}-[0-9a-f]{12}" srcIP="127\.0\.0\.1:)")));
   CHECK(lines[0].ends_with(" resp=200\n"));
   CHECK(lines[1].find(R"(verb="GET" URI="/api/v1/namespaces/default/pods/p1")") != std::string::npos);
   CHECK(lines[2].find(R"(verb="POST")") != std::string::npos);
