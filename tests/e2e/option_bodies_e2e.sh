@@ -174,7 +174,9 @@ expect "409 names the object" '^409 .*"details":\{"kind":"secrets","name":"bad"\
 expect "422 names the kind and has causes" '^422 .*"details":\{"causes":\[.*"kind":"Secret","name":"Bad_Name"\}' \
   mk $NS/secrets '{"metadata":{"name":"Bad_Name"}}'
 expect "400 has empty details" '^400 .*"details":\{\}' mk $NS/secrets '{bad'
-expect "405 names the resource" '^405 .*"details":\{"kind":"secrets"\}' mk $NS/secrets/bad '{}'
+# kube-apiserver answers a method no route serves from its web service, with empty details
+# (recorded: testdata/golden/recorded/errors.json, method-not-allowed-post-named).
+expect "405 has empty details" '^405 .*"details":\{\}' mk $NS/secrets/bad '{}'
 head -c 4000000 /dev/zero | tr '\0' 'a' >"$work/huge"
 expect "413 from the HTTP layer has empty details" '^413 .*"details":\{\}' http POST $NS/configmaps \
   -H 'Content-Type: application/json' --data-binary @"$work/huge"
