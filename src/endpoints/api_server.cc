@@ -1,5 +1,7 @@
 #include "endpoints/api_server.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "endpoints/admin.h"
@@ -31,6 +33,32 @@ HttpResponse PlainNotFound() {
 
 Status ResourceNotFound() {
   return Status::NotFound("the server could not find the requested resource");
+}
+
+// go-restful's answer to a method no route of the path takes: no details, unlike the
+// MethodNotSupported of a handler that exists but whose storage lacks the verb.
+Status MethodNotAllowed() {
+  return Status(StatusCode::kMethodNotAllowed, "the server does not allow this method on the requested resource");
+}
+
+// Whether kube's route installer gives a built-in resource's path a route for this request's
+// method: collections take GET (list, watch), POST and DELETE (deletecollection); objects and
+// their subresources GET, PUT, PATCH and DELETE; each only when the storage has the verb.
+bool HasRoute(const catalogue::ResourceInfo& ri, const RequestInfo& info) {
+  const std::vector<std::string>* verbs = &ri.verbs;
+  if (!info.subresource.empty()) {
+    const auto* sub = ri.FindSubresource(info.subresource);
+    if (sub == nullptr) return true;  // refused as not found elsewhere
+    verbs = &sub->verbs;
+  }
+  auto has = [&](std::string_view verb) { return std::find(verbs->begin(), verbs->end(), verb) != verbs->end(); };
+  const std::string& verb = info.verb;
+  if (info.name.empty()) {
+    if (verb == "list" || verb == "watch") return has("list") || has("watch");
+    return (verb == "create" || verb == "deletecollection") && has(verb);
+  }
+  if (verb == "get" || verb == "watch") return has("get");
+  return (verb == "update" || verb == "patch" || verb == "delete") && has(verb);
 }
 
 // `if_none_match`: the client's cached aggregated document, answered 304 when still current.
@@ -204,6 +232,20 @@ HttpResponse ApiServer::Health(std::string_view path, const Query& query) {
   const std::string name = std::string(path.substr(1, path.find('/', 1) == std::string_view::npos
                                                          ? std::string_view::npos
                                                          : path.find('/', 1) - 1));
+  // Each check has its own path (/healthz/etcd); kube registers no others, so any other
+  // sub-path reaches the plain-text not-found handler.
+  if (const std::string_view check = path.substr(std::min(path.size(), name.size() + 2)); !check.empty()) {
+    const bool known = check == "ping" || check == "log" || check == "etcd" ||
+                       (name == "readyz" && (check == "watch-cache" || check == "informer-sync"));
+    if (!known) return PlainNotFound();
+    if (check == "watch-cache" && !ready.ok()) {
+      r.status = 500;
+      r.body = "internal server error: reason withheld\n";
+      return r;
+    }
+    r.body = "ok";
+    return r;
+  }
   if (!ready.ok()) {
     r.status = 500;
     r.body = "[-]watch-cache failed: reason withheld\n" + name + " check failed\n";
@@ -219,12 +261,23 @@ HttpResponse ApiServer::Health(std::string_view path, const Query& query) {
   return r;
 }
 
+// kube-apiserver answers a path nothing serves in one of two ways. Under the root of one of its
+// go-restful web services (/api, /apis/<built-in group> and below) go-restful's own 404 is a
+// Status, negotiated like any error; everything else (unknown groups, the CRD handler's groups,
+// paths outside the API) falls through to the final not-found handler, Go's plain-text 404.
+bool ApiServer::UnderBuiltInWebService(const RequestInfo& info) const {
+  if (info.api_prefix == "api") return true;
+  if (info.api_prefix != "apis" || info.api_group.empty()) return false;
+  return registry_->catalogue().FindGroup(info.api_group) != nullptr &&
+         discovery_.load()->Group(info.api_group) != nullptr;
+}
+
 HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
   const std::string& path = request.path;
   const bool pretty = query.Bool("pretty");
   if (request.method != "GET" && request.method != "HEAD") {
     if (info.api_prefix.empty()) return PlainNotFound();
-    return ErrorResponse(Status(StatusCode::kMethodNotAllowed, "the server does not allow this method on the requested resource"));
+    return ErrorResponse(MethodNotAllowed());
   }
   for (std::string_view health : {"/healthz", "/livez", "/readyz"}) {
     if (path == health || path.starts_with(std::string(health) + "/")) return Health(path, query);
@@ -272,7 +325,7 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
       return DiscoveryResponse(discovery->ApiVersions(options_.server_address), *rep, pretty);
     }
     if (const json* list = discovery->ResourceList("", info.api_version)) return DiscoveryResponse(*list, *rep, pretty);
-    return PlainNotFound();
+    return ErrorResponse(ResourceNotFound());
   }
   if (info.api_group.empty()) {
     if (rep->as == Representation::As::kDiscovery) {
@@ -288,11 +341,14 @@ HttpResponse ApiServer::NonResource(const HttpRequest& request, const RequestInf
   if (const json* list = discovery->ResourceList(info.api_group, info.api_version)) {
     return DiscoveryResponse(*list, *rep, pretty);
   }
-  return PlainNotFound();
+  return UnderBuiltInWebService(info) ? ErrorResponse(ResourceNotFound()) : PlainNotFound();
 }
 
 HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& info, const Query& query) {
-  if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr) return PlainNotFound();
+  const bool built_in_web_service = UnderBuiltInWebService(info);
+  if (discovery_.load()->ResourceList(info.api_group, info.api_version) == nullptr && !built_in_web_service) {
+    return PlainNotFound();
+  }
   registry::StorePtr store = registry_->Find(info.api_group, info.api_version, info.resource);
   // Errors answered before a handler runs, in the encoding the client prefers like any other.
   auto negotiated = [&](HttpResponse r) {
@@ -318,14 +374,19 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
       }
       return negotiated(BindPod(registry_, request, query, info.namespace_, ""));
     }
-    return early_error(ResourceNotFound());
+    // A built-in resource served without a store here (componentstatuses) still has kube's routes.
+    if (review != nullptr && built_in_web_service && !HasRoute(*review, info)) return early_error(MethodNotAllowed());
+    // The CRD handler hands a resource it has no definition for to the final not-found handler.
+    return built_in_web_service ? early_error(ResourceNotFound()) : PlainNotFound();
   }
   const auto& ri = store->info();
   // --runtime-config is about built-in group versions: a CRD's versions are served as it says.
   if (!store->rules().custom_resource && !options_.runtime_config.Enabled(ri)) return early_error(ResourceNotFound());
   // Cluster-scoped resources have no namespaced paths (the namespace object itself aside).
   const bool is_namespace_object = ri.group.empty() && ri.resource == "namespaces";
-  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) return early_error(ResourceNotFound());
+  if (!ri.namespaced && !info.namespace_.empty() && !is_namespace_object) {
+    return store->rules().custom_resource ? PlainNotFound() : early_error(ResourceNotFound());
+  }
   // "." and ".." can never name a namespace (kube's storage refuses such keys with a 500).
   if ((info.namespace_ == "." || info.namespace_ == "..") && !(is_namespace_object && info.name == info.namespace_)) {
     return early_error(registry::NotFoundError("", "namespaces", info.namespace_));
@@ -340,7 +401,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
   if (!info.subresource.empty()) {
     const auto* sub = ri.FindSubresource(info.subresource);
     if (sub == nullptr || !Discovery::ServedSubresource(info.subresource) ||
-        (info.subresource == "finalize") != is_namespace_object) {
+        (info.subresource == "finalize" && !is_namespace_object)) {
       return early_error(ResourceNotFound());
     }
   }
@@ -357,6 +418,7 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     return negotiated(info.subresource == "binding" ? BindPod(registry_, request, query, info.namespace_, info.name)
                                                      : EvictPod(registry_, request, query, info.namespace_, info.name));
   }
+  if (!store->rules().custom_resource && !HasRoute(ri, info)) return early_error(MethodNotAllowed());
   auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false,
                        /*allow_protobuf=*/!store->rules().custom_resource);
   if (!rep.ok()) return ErrorResponse(rep.status());

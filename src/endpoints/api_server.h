@@ -88,6 +88,9 @@ class ApiServer {
   // The `component` kube's instrumented handler for this request passes, or null when kube does
   // not instrument it (no route; non-resource paths other than health and discovery roots).
   const char* InstrumentedComponent(const RequestInfo& info) const;
+  // Whether kube would route the path to one of its go-restful web services (whose 404s are
+  // Status objects) rather than to its plain-text not-found handler.
+  bool UnderBuiltInWebService(const RequestInfo& info) const;
   HttpResponse NonResource(const HttpRequest& request, const RequestInfo& info, const Query& query);
   HttpResponse Health(std::string_view path, const Query& query);
   HttpResponse Resource(const HttpRequest& request, const RequestInfo& info, const Query& query);

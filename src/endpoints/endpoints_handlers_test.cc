@@ -204,8 +204,8 @@ TEST_CASE("every error Status carries details: what is known, {} otherwise") {
       {"409 AlreadyExists", s.Call("POST", kSecrets, R"({"metadata":{"name":"dup"}})"), 409,
        {{"name", "dup"}, {"kind", "secrets"}}},
       {"400 malformed body", s.Call("POST", kSecrets, "{bad"), 400, json::object()},
-      {"405 create on a named path", s.Call("POST", std::string(kSecrets) + "/dup", "{}"), 405,
-       {{"kind", "secrets"}}},
+      {"405 create on a named path (no such route)", s.Call("POST", std::string(kSecrets) + "/dup", "{}"), 405,
+       json::object()},
       {"406 unacceptable", s.Call("GET", std::string(kSecrets) + "/dup", "", "", "application/xml"), 406, json::object()},
       {"415 unknown media type", s.Call("POST", kSecrets, "x", "text/html"), 415, json::object()},
   };
@@ -223,6 +223,67 @@ TEST_CASE("every error Status carries details: what is known, {} otherwise") {
   CHECK(details["name"] == "Bad_Name");
   CHECK(details["kind"] == "Secret");
   CHECK(details["causes"][0]["field"] == "metadata.name");
+}
+
+TEST_CASE("paths nothing serves: a Status under kube's web services, its plain-text 404 elsewhere") {
+  Server s;
+  s.Create(kSecrets, {{"metadata", {{"name", "exists"}}}});
+  auto status = [](const HttpResponse& r) {
+    REQUIRE(r.content_type == "application/json");
+    return json::parse(r.body);
+  };
+  auto plain = [](const HttpResponse& r) {
+    CHECK(r.status == 404);
+    CHECK(r.content_type == "text/plain; charset=utf-8");
+    CHECK(r.body == "404 page not found\n");
+  };
+  // A method the path has no route for: go-restful's 405, without details.
+  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
+           {"PUT", kSecrets},
+           {"PATCH", kSecrets},
+           {"POST", std::string(kSecrets) + "/exists"},
+           {"DELETE", "/api/v1/componentstatuses/etcd-0"},
+           {"POST", "/api/v1/namespaces/default/pods/p/status"}}) {
+    CAPTURE(method);
+    CAPTURE(path);
+    HttpResponse r = s.Call(method, path, "{}");
+    CHECK(r.status == 405);
+    json body = status(r);
+    CHECK(body["reason"] == "MethodNotAllowed");
+    CHECK(body["message"] == "the server does not allow this method on the requested resource");
+    CHECK(body["details"] == json::object());
+  }
+  // An unknown version of a built-in group, or of the core API: go-restful's 404 Status.
+  for (const char* path : {"/apis/apps/v9", "/apis/apps/v9/deployments", "/api/v9"}) {
+    CAPTURE(path);
+    HttpResponse r = s.Call("GET", path);
+    CHECK(r.status == 404);
+    json body = status(r);
+    CHECK(body["reason"] == "NotFound");
+    CHECK(body["message"] == "the server could not find the requested resource");
+  }
+  // Groups kube has no web service for, and paths outside the API.
+  plain(s.Call("GET", "/apis/nothing.example.com"));
+  plain(s.Call("GET", "/apis/nothing.example.com/v1/things"));
+  plain(s.Call("GET", "/nothing"));
+  plain(s.Call("GET", "/healthz/nothing"));
+  plain(s.Call("GET", "/readyz/nothing"));
+  // Each health check has its own path.
+  for (const char* path : {"/healthz/etcd", "/livez/ping", "/readyz/informer-sync"}) {
+    CAPTURE(path);
+    HttpResponse r = s.Call("GET", path);
+    CHECK(r.status == 200);
+    CHECK(r.body == "ok");
+  }
+  // kube-openapi's v3 handler: a bare 404 for a group version it has no document for.
+  HttpResponse openapi = s.Call("GET", "/openapi/v3/apis/nothing.example.com/v1");
+  CHECK(openapi.status == 404);
+  CHECK(openapi.content_type.empty());
+  CHECK(openapi.body.empty());
+  // The namespace object's status subresource is served like any other.
+  HttpResponse ns_status = s.Call("GET", "/api/v1/namespaces/default/status");
+  CHECK(ns_status.status == 200);
+  CHECK(json::parse(ns_status.body)["metadata"]["name"] == "default");
 }
 
 TEST_CASE("a watch ERROR event's Status carries details too (410 for a resourceVersion too old)") {

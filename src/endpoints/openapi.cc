@@ -204,7 +204,12 @@ HttpResponse OpenApi::Serve(std::string_view path, std::string_view hash_param, 
   if (path.starts_with("/openapi/v3/")) {
     const std::string key(path.substr(std::string_view("/openapi/v3/").size()));
     const Document* d = GroupVersionLocked(key);
-    if (d == nullptr) return ErrorResponse(Status::NotFound("the server could not find the requested resource"));
+    if (d == nullptr) {
+      // kube-openapi's v3 handler answers a group version it has no document for with a bare 404.
+      r.status = 404;
+      r.content_type.clear();
+      return r;
+    }
     if (!hash_param.empty() && hash_param != d->hash) {
       // An outdated hash is sent to the current document, as kube-openapi does.
       r.status = 301;

@@ -397,6 +397,8 @@ struct HttpServer::Impl {
               WriteLog(FormatHttpLog(*entry, std::chrono::system_clock::now()));
             }
           });
+    } else if (out.content_type.empty()) {
+      res.body = std::move(out.body);  // an answer without Content-Type (Go writes none for a bare status)
     } else {
       res.set_content(std::move(out.body), out.content_type.c_str());
     }
@@ -478,8 +480,10 @@ HttpServer::HttpServer(ListenerOptions listener, endpoints::Handler handler)
   svr.Delete(".*", serve_with_body);
   svr.Options(".*", serve);
   // Errors httplib answers by itself (oversized or malformed requests) still get a Status body.
+  // httplib calls this for every 4xx/5xx; an answer of the handler chain (it carries an Audit-Id)
+  // is left as it is, even when it is a bare status (kube-openapi's 404).
   svr.set_error_handler([limit = options.max_request_body_bytes](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
+    if (!res.body.empty() || res.has_header("Audit-Id")) return;
     std::string reason = "InternalError", message = "the request could not be processed";
     switch (res.status) {
       case 400: reason = "BadRequest"; message = "the request could not be parsed"; break;
