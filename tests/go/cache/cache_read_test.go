@@ -209,8 +209,10 @@ func TestFieldIndexedListFromCache(t *testing.T) {
 			return cmNames(l)
 		}
 	}
+	// The creates ran in map order, so each owner's objects reach the cache on their own: wait for
+	// both rather than read one right after the other arrived.
 	g.Eventually(byOwner("team-x", client.InNamespace(ns)), 10*time.Second, 20*time.Millisecond).Should(Equal([]string{"x1", "x2"}))
-	g.Expect(byOwner("team-y", client.InNamespace(ns))()).To(Equal([]string{"y1"}))
+	g.Eventually(byOwner("team-y", client.InNamespace(ns)), 10*time.Second, 20*time.Millisecond).Should(Equal([]string{"y1"}))
 	// Across namespaces too.
 	g.Expect(byOwner("team-y")()).To(Equal([]string{"y1"}))
 	g.Expect(byOwner("team-z", client.InNamespace(ns))()).To(BeEmpty())
