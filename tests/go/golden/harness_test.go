@@ -219,3 +219,11 @@ func TestNormaliseManagedFieldsOrder(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestLooseKeepsFieldsV1(t *testing.T) {
+	doc := `{"b":null,"a":{"x":{}},"metadata":{"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{"f:selector":{}}}}]}}`
+	want := `{"metadata":{"managedFields":[{"fieldsV1":{"f:spec":{"f:selector":{}}},"manager":"m"}]}}`
+	if got := string(looseJSON([]byte(doc))); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -78,10 +78,15 @@ func looseJSON(raw json.RawMessage) json.RawMessage {
 }
 
 // prune drops nulls and objects that are empty once pruned; it reports nil for a pruned-away value.
+// A managedFields entry's fieldsV1 is kept whole: its leaves are empty objects by design, and
+// which fields it names is what golden-2 is about.
 func prune(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
+			if k == "fieldsV1" {
+				continue
+			}
 			if p := prune(e); p == nil {
 				delete(x, k)
 			} else {
