@@ -5,19 +5,18 @@ package auth_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kube-apiserver-lite/kube-apiserver-lite/tests/go/internal/testenv"
 )
 
 var (
@@ -33,44 +32,21 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	testEnv = &envtest.Environment{}
-	var err error
-	if cfg, err = testEnv.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "starting envtest: %v\n", err)
-		os.Exit(1)
-	}
-	if admin, err = client.New(cfg, client.Options{Scheme: scheme}); err == nil {
+	os.Exit(testenv.Run(m, testEnv, func(c *rest.Config) (err error) {
+		cfg = c
+		if admin, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+			return err
+		}
 		adminCS, err = kubernetes.NewForConfig(cfg)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the admin clients: %v\n", err)
-		_ = testEnv.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	if err := testEnv.Stop(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping envtest: %v\n", err)
-	}
-	os.Exit(code)
+		return err
+	}))
 }
 
 // testContext is a context that ends with the test (or after a minute).
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return testenv.Context(t) }
 
 // newNamespace creates a namespace of its own for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "auth-test-"}}
-	if err := admin.Create(context.Background(), ns); err != nil {
-		t.Fatalf("creating the test namespace: %v", err)
-	}
-	t.Cleanup(func() { _ = admin.Delete(context.Background(), ns) })
-	return ns.Name
-}
+func newNamespace(t *testing.T) string { return testenv.Namespace(t, admin, "auth-test-") }
 
 // userConfig is the rest.Config of an envtest user authenticated by a client certificate.
 func userConfig(t *testing.T, name string, groups ...string) *rest.Config {

@@ -20,14 +20,14 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/kube-apiserver-lite/kube-apiserver-lite/tests/go/internal/testenv"
 )
 
 const modeEnv = "KAL_CACHE_WATCHLIST"
@@ -59,21 +59,11 @@ func TestMain(m *testing.M) {
 		CRDDirectoryPaths:     []string{filepath.Join("..", "testdata", "crds")},
 		ErrorIfCRDPathMissing: true,
 	}
-	var err error
-	if cfg, err = testEnv.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "starting envtest: %v\n", err)
-		os.Exit(1)
-	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		fmt.Fprintf(os.Stderr, "building the client: %v\n", err)
-		_ = testEnv.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	if err := testEnv.Stop(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping envtest: %v\n", err)
-	}
-	os.Exit(code)
+	os.Exit(testenv.Run(m, testEnv, func(c *rest.Config) (err error) {
+		cfg = c
+		k8s, err = client.New(cfg, client.Options{Scheme: scheme})
+		return err
+	}))
 }
 
 // runInBothModes runs this test binary again per WatchListClient setting and returns the exit
@@ -132,20 +122,7 @@ func describeMode(mode string) string {
 }
 
 // testContext is a context that ends with the test (or after a minute).
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return testenv.Context(t) }
 
 // newNamespace creates a namespace of its own for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "cache-test-"}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatalf("creating the test namespace: %v", err)
-	}
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	return ns.Name
-}
+func newNamespace(t *testing.T) string { return testenv.Namespace(t, k8s, "cache-test-") }

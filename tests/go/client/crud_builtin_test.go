@@ -222,7 +222,7 @@ func TestBuiltinWritesSendProtobufBodies(t *testing.T) {
 	g.Expect(got.Spec.Template.Spec.Containers[0].Image).To(Equal("nginx:1.27"))
 
 	var writes int
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		if r.Method != "POST" && r.Method != "PUT" {
 			continue
 		}
@@ -233,10 +233,10 @@ func TestBuiltinWritesSendProtobufBodies(t *testing.T) {
 	}
 	g.Expect(writes).To(Equal(3))
 	var protobufAnswers int
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		if strings.HasPrefix(r.ResponseContentType, "application/vnd.kubernetes.protobuf") {
 			protobufAnswers++
 		}
 	}
-	g.Expect(protobufAnswers).To(BeNumerically(">=", 4), "answers: %+v", rec.all())
+	g.Expect(protobufAnswers).To(BeNumerically(">=", 4), "answers: %+v", rec.All())
 }

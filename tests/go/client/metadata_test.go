@@ -63,7 +63,7 @@ func TestMetadataOnlyGetListPatchConfigMaps(t *testing.T) {
 	// The metadata client prefers PartialObjectMetadata(List) in protobuf, which kube serves for
 	// built-in resources.
 	var asked int
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		if r.Method == "GET" && strings.Contains(r.URL, "/configmaps") {
 			asked++
 			g.Expect(r.Accept).To(HavePrefix("application/vnd.kubernetes.protobuf;as=PartialObjectMetadata"), "request %s", r.URL)

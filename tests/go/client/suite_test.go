@@ -6,15 +6,10 @@ package client_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -22,6 +17,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kube-apiserver-lite/kube-apiserver-lite/tests/go/internal/testenv"
 )
 
 var (
@@ -42,99 +39,26 @@ func TestMain(m *testing.M) {
 		CRDDirectoryPaths:     []string{filepath.Join("..", "testdata", "crds")},
 		ErrorIfCRDPathMissing: true,
 	}
-	var err error
-	if cfg, err = testEnv.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "starting envtest: %v\n", err)
-		os.Exit(1)
-	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		fmt.Fprintf(os.Stderr, "building the client: %v\n", err)
-		_ = testEnv.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	if err := testEnv.Stop(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping envtest: %v\n", err)
-	}
-	os.Exit(code)
+	os.Exit(testenv.Run(m, testEnv, func(c *rest.Config) (err error) {
+		cfg = c
+		k8s, err = client.New(cfg, client.Options{Scheme: scheme})
+		return err
+	}))
 }
 
 // testContext is a context that ends with the test (or after a minute).
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return testenv.Context(t) }
 
 // newNamespace creates a namespace of its own for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-test-"}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatalf("creating the test namespace: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := k8s.Delete(context.Background(), ns); err != nil && !apierrors.IsNotFound(err) {
-			t.Errorf("deleting namespace %s: %v", ns.Name, err)
-		}
-	})
-	return ns.Name
-}
+func newNamespace(t *testing.T) string { return testenv.Namespace(t, k8s, "client-test-") }
 
-// recordedRequest is what a recordingTransport saw of one request.
-type recordedRequest struct {
-	Method              string
-	URL                 string
-	ContentType         string
-	Accept              string
-	ResponseContentType string
-	Status              int
-}
-
-// recorder keeps every request that went through the transports it wraps.
-type recorder struct {
-	mu       sync.Mutex
-	requests []recordedRequest
-}
-
-func (r *recorder) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		resp, err := rt.RoundTrip(req)
-		rec := recordedRequest{
-			Method:      req.Method,
-			URL:         req.URL.String(),
-			ContentType: req.Header.Get("Content-Type"),
-			Accept:      req.Header.Get("Accept"),
-		}
-		if resp != nil {
-			rec.Status = resp.StatusCode
-			rec.ResponseContentType = resp.Header.Get("Content-Type")
-		}
-		r.mu.Lock()
-		r.requests = append(r.requests, rec)
-		r.mu.Unlock()
-		return resp, err
-	})
-}
-
-func (r *recorder) all() []recordedRequest {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]recordedRequest(nil), r.requests...)
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+type recorder = testenv.Recorder
 
 // recordingClient is a client like k8s whose requests are recorded.
 func recordingClient(t *testing.T) (client.Client, *recorder) {
 	t.Helper()
 	rec := &recorder{}
-	c := rest.CopyConfig(cfg)
-	c.Wrap(rec.wrap)
-	cl, err := client.New(c, client.Options{Scheme: scheme})
+	cl, err := client.New(testenv.RecordingConfig(cfg, rec), client.Options{Scheme: scheme})
 	if err != nil {
 		t.Fatalf("building a recording client: %v", err)
 	}

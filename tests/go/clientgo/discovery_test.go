@@ -79,7 +79,7 @@ func TestAggregatedDiscoveryServerGroupsAndResources(t *testing.T) {
 
 	// Two requests, /api and /apis, each asking for and answered with aggregated discovery v2.
 	var paths []string
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		paths = append(paths, r.Path)
 		g.Expect(strings.HasPrefix(r.Accept, discovery.AcceptV2+",")).To(BeTrue(), "Accept of %s: %q", r.Path, r.Accept)
 		mediaType, params, err := mime.ParseMediaType(r.ResponseContentType)

@@ -241,7 +241,7 @@ func TestFilteredInformerFactoryByNamespaceAndLabel(t *testing.T) {
 
 	// Every request of the factory was for the namespace with the selector.
 	var seen int
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		seen++
 		g.Expect(r.Path).To(Equal("/api/v1/namespaces/" + ns + "/configmaps"))
 		g.Expect(r.Query).To(ContainSubstring("labelSelector=team%3Dblue"))

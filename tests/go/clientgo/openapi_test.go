@@ -168,7 +168,7 @@ func TestOpenAPIV2ProtobufContainsCRDDefinitions(t *testing.T) {
 
 	doc, err := dc.OpenAPISchema()
 	g.Expect(err).NotTo(HaveOccurred())
-	reqs := rec.all()
+	reqs := rec.All()
 	g.Expect(reqs).To(HaveLen(1))
 	g.Expect(reqs[0].Path).To(Equal("/openapi/v2"))
 	g.Expect(reqs[0].Accept).To(Equal("application/com.github.proto-openapi.spec.v2@v1.0+protobuf"))

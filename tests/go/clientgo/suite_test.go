@@ -5,16 +5,11 @@ package clientgo_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,6 +21,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kube-apiserver-lite/kube-apiserver-lite/tests/go/internal/testenv"
 )
 
 var (
@@ -50,47 +47,24 @@ func TestMain(m *testing.M) {
 		CRDDirectoryPaths:     []string{filepath.Join("..", "testdata", "crds")},
 		ErrorIfCRDPathMissing: true,
 	}
-	var err error
-	if cfg, err = testEnv.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "starting envtest: %v\n", err)
-		os.Exit(1)
-	}
-	if cs, err = kubernetes.NewForConfig(cfg); err == nil {
-		if dyn, err = dynamic.NewForConfig(cfg); err == nil {
-			k8s, err = client.New(cfg, client.Options{Scheme: scheme})
+	os.Exit(testenv.Run(m, testEnv, func(c *rest.Config) (err error) {
+		cfg = c
+		if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+			return err
 		}
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the clients: %v\n", err)
-		_ = testEnv.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	if err := testEnv.Stop(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping envtest: %v\n", err)
-	}
-	os.Exit(code)
+		if dyn, err = dynamic.NewForConfig(cfg); err != nil {
+			return err
+		}
+		k8s, err = client.New(cfg, client.Options{Scheme: scheme})
+		return err
+	}))
 }
 
 // testContext is a context that ends with the test (or after a minute).
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return testenv.Context(t) }
 
 // newNamespace creates a namespace of its own for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "clientgo-test-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("creating the test namespace: %v", err)
-	}
-	t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{}) })
-	return ns.Name
-}
+func newNamespace(t *testing.T) string { return testenv.Namespace(t, k8s, "clientgo-test-") }
 
 // createCRD creates a simple v1 CRD (spec and status objects keeping unknown fields) for a group
 // and kind, deleted when the test ends. plural is the kind in lower case plus "s".
@@ -131,49 +105,7 @@ func createCRD(t *testing.T, group, kind string, scope apiextensionsv1.ResourceS
 	return crd
 }
 
-// recordedRequest is what a recorder saw of one request.
-type recordedRequest struct {
-	Method              string
-	Path                string
-	Query               string
-	Accept              string
-	ResponseContentType string
-	Status              int
-}
-
-type recorder struct {
-	mu   sync.Mutex
-	reqs []recordedRequest
-}
-
-func (r *recorder) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		resp, err := rt.RoundTrip(req)
-		rec := recordedRequest{Method: req.Method, Path: req.URL.Path, Query: req.URL.RawQuery, Accept: req.Header.Get("Accept")}
-		if resp != nil {
-			rec.Status = resp.StatusCode
-			rec.ResponseContentType = resp.Header.Get("Content-Type")
-		}
-		r.mu.Lock()
-		r.reqs = append(r.reqs, rec)
-		r.mu.Unlock()
-		return resp, err
-	})
-}
-
-func (r *recorder) all() []recordedRequest {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]recordedRequest(nil), r.reqs...)
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+type recorder = testenv.Recorder
 
 // recordingConfig is a copy of the suite's config whose requests go to rec.
-func recordingConfig(rec *recorder) *rest.Config {
-	c := rest.CopyConfig(cfg)
-	c.Wrap(rec.wrap)
-	return c
-}
+func recordingConfig(rec *recorder) *rest.Config { return testenv.RecordingConfig(cfg, rec) }
