@@ -406,14 +406,14 @@ TEST_CASE("x-kubernetes-validations: shape, then compilation") {
                    {"rule": "self.size >= oldSelf.size", "optionalOldSelf": false, "reason": "FieldValueForbidden"}])j");
        },
        {"spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: "
-        R"(apiextensions.ValidationRule{Rule:"self.size ==", Message:"m", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        R"({"Rule":"self.size ==","Message":"m","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: )"
         "compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', "
         "'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.size ==\n | ............^",
         "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "
-        R"(apiextensions.ValidationRule{Rule:"size > 1", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        R"({"Rule":"size \u003e 1","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: )"
         "compilation failed: ERROR: <input>:1:1: undeclared reference to 'size' (in container '')\n | size > 1\n | ^",
         "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].messageExpression: Invalid value: "
-        R"(apiextensions.ValidationRule{Rule:"self.size > 1", Message:"", MessageExpression:"nope", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        R"({"Rule":"self.size \u003e 1","Message":"","MessageExpression":"nope","Reason":null,"FieldPath":"","OptionalOldSelf":null}: )"
         "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope\n | ^",
         "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"}},
       {"string.format calls that cannot work are compile errors (ext.Strings' validator)",
@@ -424,11 +424,11 @@ TEST_CASE("x-kubernetes-validations: shape, then compilation") {
                    {"rule": "self.size > 0", "messageExpression": "'%s %s'.format([self.color])"}])j");
        },
        {"spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "
-        R"(apiextensions.ValidationRule{Rule:"'%d widgets'.format([self.color]) != ''", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )"
+        R"({"Rule":"'%d widgets'.format([self.color]) != ''","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: )"
         "compilation failed: ERROR: <input>:1:26: error during formatting: decimal clause can only be used on integers, "
         "was given string\n | '%d widgets'.format([self.color]) != ''\n | .........................^",
         "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].messageExpression: Invalid value: "
-        R"x(apiextensions.ValidationRule{Rule:"self.size > 0", Message:"", MessageExpression:"'%s %s'.format([self.color])", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: )x"
+        R"x({"Rule":"self.size \u003e 0","Message":"","MessageExpression":"'%s %s'.format([self.color])","Reason":null,"FieldPath":"","OptionalOldSelf":null}: )x"
         "messageExpression compilation failed: ERROR: <input>:1:15: index 1 out of range\n | '%s %s'.format([self.color])\n"
         " | ..............^"}},
       {"rules nested in value validations are not structural",

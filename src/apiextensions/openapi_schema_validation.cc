@@ -354,17 +354,18 @@ class SchemaValidator {
     }
   }
 
-  // fmt's %#v of kube's internal apiextensions.ValidationRule, the value kube shows for a rule
-  // that does not compile. Go prints the addresses of set pointers; a fixed one stands in.
+  // kube's internal apiextensions.ValidationRule as field errors render a struct value: Go's JSON
+  // of it, under the Go field names (the internal type has no json tags), in field order; unset
+  // pointers are null.
   static std::string GoValidationRule(const Json& r) {
-    auto ptr = [&](const char* key, const char* type) {
-      const Json* v = r.contains(key) ? &r[key] : nullptr;
-      return v == nullptr || v->is_null() ? std::string("(*") + type + ")(nil)" : std::string("(*") + type + ")(0xc000000000)";
+    auto str = [&](const char* key) { return GoJsonMarshal(Json(Str(&r, key))); };
+    auto ptr = [&](const char* key) {
+      auto it = r.find(key);
+      return it == r.end() || it->is_null() ? std::string("null") : GoJsonMarshal(*it);
     };
-    return "apiextensions.ValidationRule{Rule:" + GoQuote(Str(&r, "rule")) + ", Message:" + GoQuote(Str(&r, "message")) +
-           ", MessageExpression:" + GoQuote(Str(&r, "messageExpression")) +
-           ", Reason:" + ptr("reason", "apiextensions.FieldValueErrorReason") + ", FieldPath:" + GoQuote(Str(&r, "fieldPath")) +
-           ", OptionalOldSelf:" + ptr("optionalOldSelf", "bool") + "}";
+    return "{\"Rule\":" + str("rule") + ",\"Message\":" + str("message") + ",\"MessageExpression\":" +
+           str("messageExpression") + ",\"Reason\":" + ptr("reason") + ",\"FieldPath\":" + str("fieldPath") +
+           ",\"OptionalOldSelf\":" + ptr("optionalOldSelf") + "}";
   }
 
   // `cardinality`: how many times the node can occur, from the maxItems / maxProperties above

@@ -126,7 +126,9 @@ Result<json> AnswerAccessReview(const catalogue::ResourceInfo& info, json body, 
   const bool self = info.resource == "selfsubjectaccessreviews";
   const bool local = info.resource == "localsubjectaccessreviews";
   FieldErrors errors = ValidateSpec(spec, /*needs_subject=*/!self, local);
-  if (!errors.empty()) return registry::InvalidError(info.group, info.kind, "", errors);
+  // kube names the kind from the decoded object's TypeMeta, which decoding has emptied: the
+  // message reads ".authorization.k8s.io \"\" is invalid" and details carry no kind.
+  if (!errors.empty()) return registry::InvalidError(info.group, "", "", errors);
   if (local) {
     const std::string ns = StringField(spec["resourceAttributes"], "namespace");
     if (ns != context.namespace_) {

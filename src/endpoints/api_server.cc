@@ -419,6 +419,13 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
                                                      : EvictPod(registry_, request, query, info.namespace_, info.name));
   }
   if (!store->rules().custom_resource && !HasRoute(ri, info)) return early_error(MethodNotAllowed());
+  if (!store->rules().custom_resource && (info.subresource.empty() || info.subresource == "status" ||
+                                          info.subresource == "scale")) {
+    const bool collection_get = info.name.empty() && (info.verb == "list" || info.verb == "watch");
+    if (!RouteAccepts(request.Header("Accept"), collection_get)) {
+      return ErrorResponse(RouteNotAcceptable(collection_get));
+    }
+  }
   auto rep = Negotiate(request.Header("Accept"), /*allow_discovery=*/false,
                        /*allow_protobuf=*/!store->rules().custom_resource);
   if (!rep.ok()) return ErrorResponse(rep.status());

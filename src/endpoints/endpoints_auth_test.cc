@@ -181,7 +181,7 @@ TEST_CASE("TokenRequest issues a token that TokenReview authenticates") {
 
   HttpResponse too_short = s.Call(kAdmin, "POST", path, R"({"spec":{"expirationSeconds":60}})");
   CHECK(too_short.status == 422);
-  CHECK(Message(too_short) == "TokenRequest.authentication.k8s.io \"builder\" is invalid: spec.expirationSeconds: "
+  CHECK(Message(too_short) == "TokenRequest.authentication.k8s.io \"\" is invalid: spec.expirationSeconds: "
                               "Invalid value: 60: may not specify a duration less than 10 minutes");
   HttpResponse bound = s.Call(kAdmin, "POST", path,
                               R"({"spec":{"boundObjectRef":{"kind":"Pod","apiVersion":"v1","name":"missing"}}})");

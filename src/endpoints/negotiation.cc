@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace kube::endpoints {
@@ -85,6 +86,46 @@ Result<Representation> Negotiate(std::string_view accept, bool allow_discovery, 
   return Status(StatusCode::kNotAcceptable,
                 "only the following media types are accepted: application/json, application/yaml, "
                 "application/vnd.kubernetes.protobuf");
+}
+
+namespace {
+
+constexpr std::string_view kRouteMediaTypes[] = {"application/json", "application/yaml",
+                                                 "application/vnd.kubernetes.protobuf",
+                                                 "application/json;stream=watch",
+                                                 "application/vnd.kubernetes.protobuf;stream=watch"};
+
+std::span<const std::string_view> RouteMediaTypes(bool collection_get) {
+  return std::span<const std::string_view>(kRouteMediaTypes).first(collection_get ? 5 : 3);
+}
+
+}  // namespace
+
+bool RouteAccepts(std::string_view accept, bool collection_get) {
+  if (accept.empty()) return true;
+  const auto produced = RouteMediaTypes(collection_get);
+  for (std::string_view rest = accept; !rest.empty();) {
+    const size_t comma = rest.find(',');
+    std::string_view clause = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    clause = clause.substr(0, clause.find(';'));
+    while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
+    while (!clause.empty() && clause.back() == ' ') clause.remove_suffix(1);
+    if (clause == "*/*") return true;
+    for (std::string_view type : produced) {
+      if (clause == type) return true;
+    }
+  }
+  return false;
+}
+
+Status RouteNotAcceptable(bool collection_get) {
+  std::string available;
+  for (std::string_view type : RouteMediaTypes(collection_get)) {
+    if (!available.empty()) available += ", ";
+    available += type;
+  }
+  return Status(StatusCode::kNotAcceptable, "406: Not Acceptable\n\nAvailable representations: " + available);
 }
 
 BodyType ParseContentType(std::string_view content_type) {

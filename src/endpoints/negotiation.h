@@ -36,6 +36,13 @@ struct Representation {
 // the plain object in YAML. kNotAcceptable when nothing fits.
 Result<Representation> Negotiate(std::string_view accept, bool allow_discovery = false, bool allow_protobuf = true);
 
+// go-restful's check before a built-in resource's handler runs: whether some Accept clause, its
+// parameters dropped, is */* or one of the media types the route produces (JSON, YAML and
+// protobuf; a collection's GET route also the two watch stream types). When none is, go-restful
+// answers 406 with the Status RouteNotAcceptable returns. An empty Accept passes.
+bool RouteAccepts(std::string_view accept, bool collection_get);
+Status RouteNotAcceptable(bool collection_get);
+
 enum class BodyType { kJson, kYaml, kProtobuf, kJsonPatch, kMergePatch, kStrategicMergePatch,
                       kApplyPatch, kUnknown };
 // The media type of a request body, parameters ignored.

@@ -20,7 +20,19 @@ Status CheckIncludeObject(std::string_view include_object) {
       include_object == "Metadata") {
     return Status::OK();
   }
-  return Status::BadRequest("unrecognized includeObject value: \"" + std::string(include_object) + "\"");
+  return Status::BadRequest("Unable to convert to Table as requested: includeObject: Invalid value: \"" +
+                            std::string(include_object) + "\": must be 'Metadata', 'Object', 'None', or empty");
+}
+
+// The Go type kube's object serializer names when it refuses a PartialObjectMetadata conversion:
+// the internal type (*core.ConfigMap, *apps.DeploymentList), or unstructured for custom resources.
+std::string InternalTypeName(const registry::Store& store, bool list) {
+  const auto& info = store.info();
+  if (store.rules().custom_resource) return list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured";
+  std::string package = info.group.substr(0, info.group.find('.'));
+  if (info.group.empty() || info.group == "events.k8s.io") package = "core";  // events.k8s.io stores core.Event
+  if (info.group == "internal.apiserver.k8s.io") package = "apiserverinternal";
+  return "*" + package + "." + (list ? info.list_kind : info.kind);
 }
 
 json Table(const registry::Store& store, const std::vector<const json*>& objects, const std::string& rv,
@@ -54,7 +66,8 @@ Result<json> RenderList(const registry::Store& store, const storage::ListResult&
     }
     case Representation::As::kPartialObjectMetadata:
       return Status(StatusCode::kNotAcceptable,
-                    "you requested PartialObjectMetadata, but the requested object is a list (" + info.list_kind + ")");
+                    "you requested PartialObjectMetadata, but the requested object is a list (" +
+                        InternalTypeName(store, /*list=*/true) + ")");
     case Representation::As::kPartialObjectMetadataList: {
       json items = json::array();
       for (const auto& item : list.items) items.push_back(PartialObjectMetadata(*item));
@@ -83,7 +96,8 @@ Result<json> RenderObject(const registry::Store& store, const storage::ObjectPtr
     case Representation::As::kPartialObjectMetadata:
       return PartialObjectMetadata(*obj);
     case Representation::As::kPartialObjectMetadataList:
-      return Status(StatusCode::kNotAcceptable, "you requested PartialObjectMetadataList, but the requested object is not a list");
+      return Status(StatusCode::kNotAcceptable, "you requested PartialObjectMetadataList, but the requested object is not a list (" +
+                                                    InternalTypeName(store, /*list=*/false) + ")");
     default:
       return *obj;
   }

@@ -18,18 +18,18 @@ Status OptionsInvalid(std::string_view kind, registry::FieldErrors errors) {
   return registry::InvalidError("meta.k8s.io", kind, "", errors);
 }
 
-// The dryRun parameter: true when given ("All"); a value other than "All" adds an error.
+// The dryRun parameter: true when given ("All"); a value other than "All" adds an error, which
+// names the whole list as kube's validation of the options' DryRun slice does (["All","x"]).
 bool DryRun(const Query& query, registry::FieldErrors* errors) {
-  bool dry = false;
-  for (const auto& v : query.GetAll("dryRun")) {
+  const auto values = query.GetAll("dryRun");
+  for (const auto& v : values) {
     if (v != "All") {
-      errors->push_back(FieldError{FieldError::Type::kNotSupported, "dryRun", registry::GoQuote(v),
+      errors->push_back(FieldError{FieldError::Type::kNotSupported, "dryRun", GoJsonMarshal(nlohmann::json(values)),
                                    "supported values: \"All\""});
       return false;
     }
-    dry = true;
   }
-  return dry;
+  return !values.empty();
 }
 
 Result<bool> DryRun(const Query& query, std::string_view kind) {
@@ -87,13 +87,24 @@ Result<storage::ListOptions> ParseListOptions(const Query& query, bool watch) {
       }
     }
   } else {
+    // Each rule kube's watch-options validation has adds its own cause, in its order.
     if (o.send_initial_events && rvm != "NotOlderThan") {
       errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
                                   "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"});
     }
-    if (!o.send_initial_events && !rvm.empty()) {
-      errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
-                                  "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"});
+    if (!rvm.empty()) {
+      if (!o.send_initial_events) {
+        errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                    "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"});
+      }
+      if (rvm != "NotOlderThan") {
+        errors.push_back(FieldError{FieldError::Type::kNotSupported, "resourceVersionMatch", registry::GoQuote(rvm),
+                                    "supported values: \"NotOlderThan\""});
+      }
+      if (!o.predicate.continue_token.empty()) {
+        errors.push_back(FieldError{FieldError::Type::kForbidden, "resourceVersionMatch", "",
+                                    "resourceVersionMatch is forbidden when continue is provided"});
+      }
     }
   }
   if (!errors.empty()) return OptionsInvalid("ListOptions", errors);
@@ -127,8 +138,7 @@ Result<registry::DeleteOptions> ParseDeleteOptions(const Query& query, const nlo
       for (const auto& v : *dr) {
         if (v != "All") {
           return OptionsInvalid("DeleteOptions", {FieldError{FieldError::Type::kNotSupported, "dryRun",
-                                                             registry::GoQuote(v.is_string() ? v.get<std::string>() : v.dump()),
-                                                             "supported values: \"All\""}});
+                                                             GoJsonMarshal(*dr), "supported values: \"All\""}});
         }
         o.dry_run = true;
       }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "registry/errors.h"
 #include "registry/scale_fields.h"
 
 namespace kube::endpoints {
@@ -136,6 +137,15 @@ Result<json> WriteThroughScale(const registry::Store& store, const json& current
   }
   auto written = write(scale);
   if (!written.ok()) return written.status();
+  // kube validates the Scale itself before it touches the parent, and names the Scale.
+  if (const json* spec = written->contains("spec") ? &(*written)["spec"] : nullptr;
+      spec != nullptr && spec->is_object() && spec->contains("replicas") && (*spec)["replicas"].is_number_integer() &&
+      (*spec)["replicas"].get<int64_t>() < 0) {
+    return registry::InvalidError("autoscaling", "Scale", scale["metadata"].value("name", ""),
+                                  {registry::FieldError{registry::FieldError::Type::kInvalid, "spec.replicas",
+                                                        std::to_string((*spec)["replicas"].get<int64_t>()),
+                                                        "must be greater than or equal to 0"}});
+  }
   json next = WithReplicas(current, *written, paths);
   const json& written_meta = written->contains("metadata") ? (*written)["metadata"] : json::object();
   json entries = registry::ParentAfter(

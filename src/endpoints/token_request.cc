@@ -72,7 +72,7 @@ HttpResponse ApiServer::TokenRequest(RequestScope& scope) {
                         "supported values: \"Pod\", \"Secret\", \"Node\""});
     }
   }
-  if (!errors.empty()) return ErrorResponse(registry::InvalidError(kGroup, "TokenRequest", info.name, errors));
+  if (!errors.empty()) return ErrorResponse(registry::InvalidError(kGroup, "TokenRequest", "", errors));
   if (bound) {
     const std::string resource = bound->kind == "Pod" ? "pods" : bound->kind == "Secret" ? "secrets" : "nodes";
     registry::StorePtr store = registry_->Find("", "v1", resource);

@@ -90,7 +90,7 @@ nlohmann::json BuildTable(const TablePrinter& printer, const std::vector<const n
                           std::chrono::system_clock::time_point now);
 
 // True for the includeObject values kube accepts ("", "None", "Metadata", "Object"); kube
-// answers anything else with 400 `unrecognized includeObject value: "<v>"`.
+// answers anything else with 400 `Unable to convert to Table as requested: includeObject: Invalid value: "<v>": ...`.
 bool IsValidIncludeObject(std::string_view include_object);
 
 // k8s.io/apimachinery duration.HumanDuration: "45s", "5m30s", "3h2m", "2d5h", "3y20d", ...;

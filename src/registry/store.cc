@@ -231,7 +231,14 @@ Status Store::CheckCustomResourceTypeMeta(const Object& obj) const {
                       "must be " + ApiVersion()});
   }
   if (errors.empty()) return Status::OK();
-  return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
+  // kube's store names the object by its own kind and group (an unstructured object's GVK).
+  std::string group = info_.group, own_kind = info_.kind;
+  if (kind != obj.end() && kind->is_string() && !kind->get_ref<const std::string&>().empty()) own_kind = *kind;
+  if (api_version != obj.end() && api_version->is_string() && !api_version->get_ref<const std::string&>().empty()) {
+    const std::string& av = api_version->get_ref<const std::string&>();
+    group = av.find('/') == std::string::npos ? "" : av.substr(0, av.find('/'));
+  }
+  return InvalidError(group, own_kind, NameOf(obj), errors);
 }
 
 Status Store::CheckBodyType(Object* obj) const {

@@ -11,8 +11,12 @@ Result<uint64_t> ParseResourceVersion(std::string_view rv) {
   uint64_t value = 0;
   auto [ptr, ec] = std::from_chars(rv.data(), rv.data() + rv.size(), value);
   if (ec != std::errc() || ptr != rv.data() + rv.size()) {
-    return Status::BadRequest("invalid resource version: strconv.ParseUint: parsing \"" +
-                              std::string(rv) + "\": invalid syntax");
+    // kube's versioner reports a field error on resourceVersion around strconv's own text.
+    const bool range = ec == std::errc::result_out_of_range && ptr == rv.data() + rv.size();
+    const std::string quoted = "\"" + std::string(rv) + "\"";
+    return Status::BadRequest("invalid resource version: resourceVersion: Invalid value: " + quoted +
+                              ": strconv.ParseUint: parsing " + quoted +
+                              (range ? ": value out of range" : ": invalid syntax"));
   }
   return value;
 }

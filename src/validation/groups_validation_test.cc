@@ -351,7 +351,7 @@ TEST_CASE("StorageClass and VolumeAttachment") {
                   {"labels", {{"metadata", {{"labels", {{"a", "b"}}}}}}, {}},
                   {"parameters",
                    {{"parameters", {{"type", "io2"}}}},
-                   {"FieldValueForbidden parameters: Forbidden: updates to parameters are forbidden."}},
+                   {R"(FieldValueInvalid parameters: Invalid value: {"type":"io2"}: field is immutable)"}},
                   {"binding mode",
                    {{"volumeBindingMode", "Immediate"}},
                    {"FieldValueInvalid volumeBindingMode: Invalid value: \"Immediate\": field is immutable"}},

@@ -123,7 +123,12 @@ FieldErrors ValidateStorageClassUpdate(const json& obj, const json& old) {
     json p = ValueAt(o, "parameters");
     return p.is_object() && p.empty() ? json(nullptr) : p;
   };
-  if (params(obj) != params(old)) errors.push_back(Forbidden("parameters", "updates to parameters are forbidden."));
+  // kube 1.36 words a parameters change as an immutable field (recorded by the oracle); the
+  // value shown is the new map.
+  if (params(obj) != params(old)) {
+    auto immutable = ValidateImmutableField(params(obj), params(old), "parameters");
+    errors.insert(errors.end(), immutable.begin(), immutable.end());
+  }
   if (StringAt(obj, "provisioner") != StringAt(old, "provisioner")) {
     errors.push_back(Forbidden("provisioner", "updates to provisioner are forbidden."));
   }

