@@ -47,6 +47,26 @@ catalogue::ResourceInfo Widget(std::string version) {
   return w;
 }
 
+TEST_CASE("go-restful's Accept check of a built-in route: */* or a produced media type, parameters dropped") {
+  CHECK(RouteAccepts("", false));
+  CHECK(RouteAccepts("application/json;as=Table;v=v1;g=meta.k8s.io,application/json", false));
+  CHECK(RouteAccepts("application/vnd.kubernetes.protobuf, */*", false));
+  CHECK(RouteAccepts("text/html, */*;q=0.8", false));
+  CHECK_FALSE(RouteAccepts("application/xml", false));
+  CHECK_FALSE(RouteAccepts("application/*", true));
+  // A clause is compared without its parameters: a stream type passes through its bare type.
+  CHECK(RouteAccepts("application/json;stream=watch", false));
+  const Status refused = RouteNotAcceptable(true);
+  CHECK(refused.HttpCode() == 406);
+  CHECK(refused.message() ==
+        "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, "
+        "application/vnd.kubernetes.protobuf, application/json;stream=watch, "
+        "application/vnd.kubernetes.protobuf;stream=watch");
+  CHECK(RouteNotAcceptable(false).message() ==
+        "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, "
+        "application/vnd.kubernetes.protobuf");
+}
+
 TEST_CASE("discovery: custom resources join legacy and aggregated documents in version priority order") {
   const auto& cat = catalogue::Catalogue::BuiltIn();
   Discovery d(cat, [](const catalogue::ResourceInfo&) { return true; }, {Widget("v1beta1"), Widget("v1")});
