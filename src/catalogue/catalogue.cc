@@ -170,4 +170,10 @@ const Schema* Catalogue::Definition(std::string_view name) const {
 
 const nlohmann::json& Catalogue::RawDefinitions() const { return impl_->doc.at("definitions"); }
 
+std::string InternalGoPackage(std::string_view group) {
+  if (group.empty() || group == "events.k8s.io") return "core";
+  if (group == "internal.apiserver.k8s.io") return "apiserverinternal";
+  return std::string(group.substr(0, group.find('.')));
+}
+
 }  // namespace kube::catalogue

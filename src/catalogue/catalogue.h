@@ -75,6 +75,11 @@ struct GroupInfo {
   std::string preferred_version;
 };
 
+// The name of the Go package holding a built-in group's internal types, as kube's errors print
+// them ("core" for the core group and events.k8s.io, whose Event is core's; else the group's
+// first label: "apps", "networking", "rbac"; "apiserverinternal" for internal.apiserver.k8s.io).
+std::string InternalGoPackage(std::string_view group);
+
 class Catalogue {
  public:
   // The catalogue embedded at build time. Parsed once, on first use, thread-safe.

@@ -29,10 +29,7 @@ Status CheckIncludeObject(std::string_view include_object) {
 std::string InternalTypeName(const registry::Store& store, bool list) {
   const auto& info = store.info();
   if (store.rules().custom_resource) return list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured";
-  std::string package = info.group.substr(0, info.group.find('.'));
-  if (info.group.empty() || info.group == "events.k8s.io") package = "core";  // events.k8s.io stores core.Event
-  if (info.group == "internal.apiserver.k8s.io") package = "apiserverinternal";
-  return "*" + package + "." + (list ? info.list_kind : info.kind);
+  return "*" + catalogue::InternalGoPackage(info.group) + "." + (list ? info.list_kind : info.kind);
 }
 
 json Table(const registry::Store& store, const std::vector<const json*>& objects, const std::string& rv,

@@ -18,7 +18,7 @@ expect "unknown path is a plain 404" '^404 404 page not found' http GET /nope
 # Bad input: a Status with the right code, and the server keeps serving.
 expect "malformed JSON is 400" '^400 .*"reason":"BadRequest"' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{bad'
 expect "malformed YAML is 400" '^400 .*error converting YAML' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/yaml' --data $'a: [\n'
-expect "wrong kind is 400" '^400 .*does not match the expected kind' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"kind":"Secret","apiVersion":"v1","metadata":{"name":"x"}}'
+expect "wrong kind is 400" '^400 .*Secret in version \\"v1\\" cannot be handled as a ConfigMap: converting \(v1.Secret\) to \(core.ConfigMap\): unknown conversion' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"kind":"Secret","apiVersion":"v1","metadata":{"name":"x"}}'
 expect "wrong value type is 400" '^400 .*cannot unmarshal number' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data '{"metadata":{"name":"x"},"data":{"a":5}}'
 head -c 4000000 /dev/zero | tr '\0' 'a' >"$work/huge"
 expect "oversized body is 413" '^413 .*RequestEntityTooLarge' http POST /api/v1/namespaces/default/configmaps -H 'Content-Type: application/json' --data-binary @"$work/huge"
