@@ -341,6 +341,27 @@ TEST_CASE("label value too long and malformed reports both errors") {
                   std::string(kLabelValueMsg) + "]");
 }
 
+TEST_CASE("events.k8s.io Events: validated by their own version's rules, named as core's Event") {
+  Reg reg;
+  Store* events = reg.Find("events.k8s.io", "v1", "events");
+  Store* core_events = reg.Find("", "v1", "events");
+  // The strict rules of events.k8s.io: eventTime is required there, not in the core API.
+  Object incomplete = Named("incomplete", {{"reason", "Nothing"}, {"type", "Normal"}});
+  ExpectError(events->Create("default", incomplete, WriteOptions{}), StatusCode::kInvalid,
+              "Event \"incomplete\" is invalid: eventTime: Required value");
+  CHECK(core_events->Create("default", incomplete, WriteOptions{}).ok());
+  Object full = Named("full", {{"eventTime", "2026-12-04T20:00:00.000000Z"},
+                               {"reportingController", "example.com/c"},
+                               {"reportingInstance", "i"},
+                               {"action", "Do"},
+                               {"reason", "R"},
+                               {"type", "Normal"},
+                               {"regarding", {{"kind", "Pod"}, {"name", "p"}, {"namespace", "default"}}}});
+  auto created = events->Create("default", full, WriteOptions{});
+  REQUIRE_MESSAGE(created.ok(), created.status().ToString());
+  CHECK(At(*created, "/regarding/name") == "p");
+}
+
 TEST_CASE("create: apiVersion or kind of another type is 400; dry run stores nothing") {
   Reg reg;
   Object body = Cm("t1");

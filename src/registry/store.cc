@@ -85,6 +85,17 @@ Store::Store(const catalogue::ResourceInfo& info, storage::Interface* storage,
     const size_t slash = storage_api_version_.find('/');
     const std::string storage_group = slash == std::string::npos ? "" : storage_api_version_.substr(0, slash);
     kind_validator_ = validation::FindKindValidator(storage_group, info_.resource);
+    invalid_group_ = storage_group;
+    // kube validates an Event by the version it was written in: events.k8s.io adds strict rules
+    // to the core legacy ones (its validator runs both), on that version's fields.
+    if (storage_group != info_.group) {
+      if (const auto* own = validation::FindKindValidator(info_.group, info_.resource)) {
+        kind_validator_ = own;
+        validate_in_request_version_ = true;
+      }
+    }
+  } else {
+    invalid_group_ = info_.group;
   }
   if (schema_ == nullptr) return;
   // What each write path resets, as this Store's update rules do: the main resource keeps the
@@ -166,6 +177,11 @@ ObjectPtr Store::AsServed(ObjectPtr obj) const {
     obj = std::move(copy);
   }
   return strategy_ ? strategy_->Decorate(std::move(obj)) : obj;
+}
+
+Result<Object> Store::ForKindValidation(const Object& stored) const {
+  if (!validate_in_request_version_) return stored;
+  return conversion::Convert(stored, ApiVersion());
 }
 
 Result<Object> Store::ToStorage(Object obj) const {
@@ -349,11 +365,13 @@ Result<ObjectPtr> Store::Create(std::string_view ns, Object obj, const WriteOpti
     FieldErrors meta_errors = ValidateObjectMeta(meta, rules_.name_rule, info_.namespaced);
     errors.insert(errors.end(), meta_errors.begin(), meta_errors.end());
     if (kind_validator_ && kind_validator_->create) {
-      FieldErrors kind_errors = kind_validator_->create(obj);
+      auto subject = ForKindValidation(obj);
+      if (!subject.ok()) return subject.status();
+      FieldErrors kind_errors = kind_validator_->create(*subject);
       errors.insert(errors.end(), kind_errors.begin(), kind_errors.end());
     }
     if (errors.empty() && strategy_) errors = strategy_->Validate(obj);
-    if (!errors.empty()) return InvalidError(info_.group, info_.kind, NameOf(obj), errors);
+    if (!errors.empty()) return InvalidError(invalid_group_, info_.kind, NameOf(obj), errors);
     const std::string name = meta["name"];
     if (options.dry_run) {
       // Nothing is stored: the answer has uid and creationTimestamp but no resourceVersion.

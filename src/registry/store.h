@@ -185,6 +185,15 @@ class Store {
   std::shared_ptr<const Strategy> strategy_;
   // The built-in kind's own validation (ValidateXxx), or null (custom resources, kinds without).
   const validation::KindValidator* kind_validator_ = nullptr;
+  // True when kind_validator_ is the request group's own (events.k8s.io's strict Event rules,
+  // which kube runs by request version) and so wants objects in this Store's version, not the
+  // storage version.
+  bool validate_in_request_version_ = false;
+  // The group kube's Invalid errors name: the storage type's (events.k8s.io Events are core's).
+  std::string invalid_group_;
+  // The object as kind_validator_ reads it: converted back from the storage version when
+  // validate_in_request_version_.
+  Result<storage::Object> ForKindValidation(const storage::Object& stored) const;
   const catalogue::Schema* schema_;
   std::shared_ptr<const void> owner_;
   std::string storage_api_version_;

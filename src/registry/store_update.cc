@@ -168,7 +168,11 @@ Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Ob
     auto validate = subresource == "status" ? kind_validator_->update_status
                                             : subresource.empty() ? kind_validator_->update : nullptr;
     if (validate) {
-      FieldErrors kind_errors = validate(next, current);
+      auto subject = ForKindValidation(next);
+      if (!subject.ok()) return subject.status();
+      auto old = ForKindValidation(current);
+      if (!old.ok()) return old.status();
+      FieldErrors kind_errors = validate(*subject, *old);
       errors.insert(errors.end(), kind_errors.begin(), kind_errors.end());
     }
   }
@@ -176,7 +180,7 @@ Result<Object> Store::PrepareStoredUpdate(std::string_view subresource, const Ob
     std::vector<std::string> dropped;
     errors = strategy_->ValidateUpdate(subresource, next, current, warnings != nullptr ? warnings : &dropped);
   }
-  if (!errors.empty()) return InvalidError(info_.group, info_.kind, name, errors);
+  if (!errors.empty()) return InvalidError(invalid_group_, info_.kind, name, errors);
   return next;
 }
 
