@@ -418,11 +418,13 @@ HttpResponse ApiServer::Resource(const HttpRequest& request, const RequestInfo& 
     return negotiated(info.subresource == "binding" ? BindPod(registry_, request, query, info.namespace_, info.name)
                                                      : EvictPod(registry_, request, query, info.namespace_, info.name));
   }
-  if (!store->rules().custom_resource && !HasRoute(ri, info)) return early_error(MethodNotAllowed());
-  if (!store->rules().custom_resource && (info.subresource.empty() || info.subresource == "status" ||
-                                          info.subresource == "scale")) {
+  // go-restful's checks of a built-in route: the method, then (for the routes it produces the
+  // API's media types on) the Accept header.
+  if (!store->rules().custom_resource) {
+    if (!HasRoute(ri, info)) return early_error(MethodNotAllowed());
+    const bool media_route = info.subresource.empty() || info.subresource == "status" || info.subresource == "scale";
     const bool collection_get = info.name.empty() && (info.verb == "list" || info.verb == "watch");
-    if (!RouteAccepts(request.Header("Accept"), collection_get)) {
+    if (media_route && !RouteAccepts(request.Header("Accept"), collection_get)) {
       return ErrorResponse(RouteNotAcceptable(collection_get));
     }
   }

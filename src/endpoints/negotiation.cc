@@ -108,13 +108,9 @@ bool RouteAccepts(std::string_view accept, bool collection_get) {
     const size_t comma = rest.find(',');
     std::string_view clause = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    clause = clause.substr(0, clause.find(';'));
-    while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
-    while (!clause.empty() && clause.back() == ' ') clause.remove_suffix(1);
-    if (clause == "*/*") return true;
-    for (std::string_view type : produced) {
-      if (clause == type) return true;
-    }
+    // Case kept: go-restful compares the bare type as written.
+    const std::string type = Trim(clause.substr(0, clause.find(';')));
+    if (type == "*/*" || std::find(produced.begin(), produced.end(), type) != produced.end()) return true;
   }
   return false;
 }

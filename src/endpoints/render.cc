@@ -16,10 +16,7 @@ json PartialObjectMetadata(const json& obj) {
 namespace {
 
 Status CheckIncludeObject(std::string_view include_object) {
-  if (include_object.empty() || include_object == "None" || include_object == "Object" ||
-      include_object == "Metadata") {
-    return Status::OK();
-  }
+  if (printers::IsValidIncludeObject(include_object)) return Status::OK();
   return Status::BadRequest("Unable to convert to Table as requested: includeObject: Invalid value: \"" +
                             std::string(include_object) + "\": must be 'Metadata', 'Object', 'None', or empty");
 }

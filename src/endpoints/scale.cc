@@ -4,6 +4,7 @@
 
 #include "registry/errors.h"
 #include "registry/scale_fields.h"
+#include "validation/primitives.h"
 
 namespace kube::endpoints {
 
@@ -138,13 +139,10 @@ Result<json> WriteThroughScale(const registry::Store& store, const json& current
   auto written = write(scale);
   if (!written.ok()) return written.status();
   // kube validates the Scale itself before it touches the parent, and names the Scale.
-  if (const json* spec = written->contains("spec") ? &(*written)["spec"] : nullptr;
-      spec != nullptr && spec->is_object() && spec->contains("replicas") && (*spec)["replicas"].is_number_integer() &&
-      (*spec)["replicas"].get<int64_t>() < 0) {
-    return registry::InvalidError("autoscaling", "Scale", scale["metadata"].value("name", ""),
-                                  {registry::FieldError{registry::FieldError::Type::kInvalid, "spec.replicas",
-                                                        std::to_string((*spec)["replicas"].get<int64_t>()),
-                                                        "must be greater than or equal to 0"}});
+  if (const json::json_pointer at("/spec/replicas"); written->contains(at) && written->at(at).is_number_integer()) {
+    if (auto errors = validation::ValidateNonnegativeField(written->at(at).get<int64_t>(), "spec.replicas"); !errors.empty()) {
+      return registry::InvalidError("autoscaling", "Scale", scale["metadata"].value("name", ""), errors);
+    }
   }
   json next = WithReplicas(current, *written, paths);
   const json& written_meta = written->contains("metadata") ? (*written)["metadata"] : json::object();

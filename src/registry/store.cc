@@ -272,11 +272,9 @@ Status Store::CheckBodyType(Object* obj) const {
       kind->get_ref<const std::string&>() != info_.kind) {
     // kube decodes the body as the kind it names, then fails to convert it to the expected one:
     // its scheme either has no such kind in that version, or no conversion between the two.
+    // (A custom resource's kind was checked above, as Invalid.)
     const std::string& body_kind = kind->get_ref<const std::string&>();
     const std::string prefix = body_kind + " in version \"" + info_.version + "\" cannot be handled as a " + info_.kind + ": ";
-    if (rules_.custom_resource) {
-      return Status::BadRequest("the kind in the data (" + body_kind + ") does not match the expected kind (" + info_.kind + ")");
-    }
     if (catalogue::Catalogue::BuiltIn().KindSchema(info_.group, info_.version, body_kind) == nullptr) {
       return Status::BadRequest(prefix + "no kind \"" + body_kind + "\" is registered for version \"" + want +
                                 "\" in scheme \"pkg/runtime/scheme.go:111\"");
